@@ -1,0 +1,36 @@
+/*!
+The shared vocabulary of crawlsift.
+
+`crawlsift-common` holds the few types that every stage speaks ([`SourcePos`], [`DocId`]) and every
+named bound of the program ([`limits`]). It has no dependencies, so `reader`, `extractor` and
+`dedup` depend on it and never on each other; only the `crawlsift` binary wires them together.
+
+```
+use crawlsift_common::{limits, SourcePos};
+let pos = SourcePos { file: 0, offset: 1234, index: 7 };
+assert_eq!(pos.index, 7);
+assert!(limits::MAX_RECORD_BYTES > 0);
+```
+*/
+
+pub mod limits;
+
+/// Where a record came from: the input file (an index into the run's sorted input list), the byte
+/// offset of the record in that file (of its gzip member when the record starts a member of a
+/// compressed file), and the record's ordinal within the file.
+///
+/// This is a CDX-like pointer: with the file list it finds the archive bytes again, and it is what
+/// lets per-shard results be merged later.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct SourcePos {
+    /// Index of the input file in the run's input list.
+    pub file: u32,
+    /// Byte offset of the record (or of the gzip member holding its start) in the file.
+    pub offset: u64,
+    /// Ordinal of the record within its file, from 0.
+    pub index: u64,
+}
+
+/// A document's identity within one run: ordered by file, then by position in the file, so sorting
+/// by `DocId` is sorting by input order whatever the thread count.
+pub type DocId = SourcePos;

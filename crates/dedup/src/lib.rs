@@ -1,0 +1,1 @@
+//! crawlsift-dedup (being written).

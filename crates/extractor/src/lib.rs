@@ -1,0 +1,1 @@
+//! crawlsift-extractor (being written).

@@ -1,0 +1,1 @@
+//! crawlsift-reader (being written).
