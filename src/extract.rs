@@ -1,17 +1,191 @@
 //! `crawlsift extract`: main text of pages from archives, one HTML file, or a folder of HTML files.
+//!
+//! The `--html` and `--html-dir` modes live here; archive inputs go to the archive pipeline.
 
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-use clap::Args;
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use crawlsift_extractor::{charset, CharsetMode, Extractor, ExtractorBuilder, Method};
 
 /// Arguments of `crawlsift extract`.
 #[derive(Args, Debug)]
 pub struct ExtractArgs {
     /// Archive files or directories to read.
-    pub inputs: Vec<std::path::PathBuf>,
+    pub inputs: Vec<PathBuf>,
+
+    /// Output file for archive inputs (JSON lines; `.gz` compresses).
+    #[arg(short = 'o', long = "output")]
+    pub output: Option<PathBuf>,
+
+    /// Extract one HTML page (a file, or `-` for stdin) and print its main text.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["html_dir", "inputs"])]
+    pub html: Option<PathBuf>,
+
+    /// Extract every `<stem>.html` in this folder to `--out-dir/<stem>.txt`.
+    #[arg(
+        long,
+        value_name = "DIR",
+        requires = "out_dir",
+        conflicts_with = "inputs"
+    )]
+    pub html_dir: Option<PathBuf>,
+
+    /// Where `--html-dir` writes its `.txt` files (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
+
+    /// Main-text method.
+    #[arg(long, value_enum, default_value_t = MethodArg::Blocks)]
+    pub method: MethodArg,
+
+    /// Character set of `--html`/`--html-dir` pages: `utf-8` (default) or `auto` (BOM, meta, detector).
+    #[arg(long, value_enum, default_value_t = CharsetArg::Utf8)]
+    pub charset: CharsetArg,
+
+    /// Worker threads (default: all cores).
+    #[arg(long, short = 'j')]
+    pub threads: Option<usize>,
+}
+
+/// `--method` values.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MethodArg {
+    /// Container scoring and block filtering (default).
+    Blocks,
+    /// Finn's Body Text Extraction.
+    Plateau,
+    /// All visible text.
+    Full,
+}
+
+/// `--charset` values.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CharsetArg {
+    /// Sniff: BOM, `<meta>`, detector.
+    Auto,
+    /// Always UTF-8.
+    #[value(name = "utf-8", alias = "utf8")]
+    Utf8,
+}
+
+impl ExtractArgs {
+    fn extractor(&self) -> anyhow::Result<Extractor> {
+        let method = match self.method {
+            MethodArg::Blocks => Method::Blocks,
+            MethodArg::Plateau => Method::Plateau,
+            MethodArg::Full => Method::Full,
+        };
+        Ok(ExtractorBuilder::new()
+            .method(method)
+            .charset(self.charset_mode())
+            .build()?)
+    }
+
+    fn charset_mode(&self) -> CharsetMode {
+        match self.charset {
+            CharsetArg::Auto => CharsetMode::Auto,
+            CharsetArg::Utf8 => CharsetMode::Utf8,
+        }
+    }
 }
 
 /// Runs `crawlsift extract`.
 pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("extract is not implemented yet ({} inputs given)", args.inputs.len())
+    if let Some(path) = &args.html {
+        return run_one(&args, path);
+    }
+    if let Some(dir) = &args.html_dir {
+        let out = args
+            .out_dir
+            .as_deref()
+            .context("--html-dir needs --out-dir")?;
+        return run_dir(&args, dir, out);
+    }
+    if args.inputs.is_empty() {
+        anyhow::bail!(
+            "nothing to do: give archive INPUTs, --html FILE or --html-dir DIR --out-dir DIR"
+        );
+    }
+    // Archive inputs (WARC/ARC/TREC) are read by the archive pipeline, which the lead wires in as
+    // `crate::extract_archives::run(&args)` once the reader crate lands.
+    anyhow::bail!(
+        "extracting from archive inputs is not wired in yet ({} inputs given)",
+        args.inputs.len()
+    )
+}
+
+/// Main text of one decoded page.
+fn page_text(ex: &mut Extractor, bytes: &[u8]) -> String {
+    let decoded = charset::decode(bytes, None, ex.config().charset);
+    ex.html_text(&decoded.text).1
+}
+
+fn run_one(args: &ExtractArgs, path: &Path) -> anyhow::Result<ExitCode> {
+    let mut bytes = Vec::new();
+    if path.as_os_str() == "-" {
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .context("reading stdin")?;
+    } else {
+        bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    }
+    let mut ex = args.extractor()?;
+    let text = page_text(&mut ex, &bytes);
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    if !text.is_empty() {
+        out.write_all(b"\n")?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_dir(args: &ExtractArgs, dir: &Path, out_dir: &Path) -> anyhow::Result<ExitCode> {
+    std::fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "html" || x == "htm"))
+        .collect();
+    pages.sort();
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, pages.len().max(1));
+    let next = AtomicUsize::new(0);
+    let failed = AtomicUsize::new(0);
+    // Fail on a bad configuration before any thread starts.
+    let mut extractors = (0..threads)
+        .map(|_| args.extractor())
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    std::thread::scope(|scope| {
+        for ex in extractors.iter_mut() {
+            let (pages, next, failed) = (&pages, &next, &failed);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(path) = pages.get(i) else { break };
+                let res = std::fs::read(path).and_then(|bytes| {
+                    let text = page_text(ex, &bytes);
+                    let stem = path.file_stem().unwrap_or_default();
+                    let mut name = stem.to_os_string();
+                    name.push(".txt");
+                    std::fs::write(out_dir.join(name), text)
+                });
+                if let Err(err) = res {
+                    eprintln!("crawlsift: {}: {err}", path.display());
+                    failed.fetch_add(1, Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    let failed = failed.into_inner();
+    if failed > 0 {
+        eprintln!("crawlsift: {failed} of {} pages failed", pages.len());
+        return Ok(ExitCode::from(2));
+    }
+    Ok(ExitCode::SUCCESS)
 }

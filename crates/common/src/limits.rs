@@ -31,8 +31,106 @@ pub const TEXT_QUEUE_CAP: usize = 8;
 
 // --- reader (crates/reader) -------------------------------------------------------------------
 
+/// Decoded bytes the reader gathers into one buffer before splitting records out of it. Records
+/// of compressed input are slices of such a buffer, so this is the unit of allocation (one
+/// allocation per batch, not per record); 4 MiB amortises it and keeps a batch in L2/L3 reach.
+pub const READ_BUFFER_BYTES: usize = 4 << 20;
+
+/// Compressed bytes per range when one per-record gzip file is inflated on several threads. Small
+/// enough that 2-8 threads get several ranges each (balance), large enough that finding a member
+/// start per range (one extra member inflate) costs nothing measurable.
+pub const PARALLEL_RANGE_BYTES: usize = 2 << 20;
+
+/// A gzip file smaller than this is read on one thread: below two ranges there is nothing to share.
+pub const PARALLEL_MIN_FILE_BYTES: usize = 2 * PARALLEL_RANGE_BYTES;
+
+/// How many decoded ranges may wait (per reading thread) for their turn to be handed on in file
+/// order. Bounds memory to about threads x this x range size x inflate ratio.
+pub const PARALLEL_RANGES_IN_FLIGHT: usize = 2;
+
+/// Decoded output a gzip member may produce before the inflate ratio check applies: small members
+/// legitimately inflate far beyond [`MAX_INFLATE_RATIO`] (a 30-byte member holding 40 KiB of zeros).
+pub const INFLATE_RATIO_GRACE_BYTES: u64 = 1 << 20;
+
+/// Error examples (offset + message) a file report keeps per run; the rest are only counted.
+pub const MAX_ERROR_EXAMPLES: usize = 16;
+
+/// Largest TREC `<DOCHDR>` block and distance from `<DOC>` to its `<DOCNO>`: both are a few lines
+/// in every collection; bounding them stops a tag that never closes from being searched for ever.
+pub const MAX_TREC_HEAD_BYTES: usize = 64 << 10;
+
 // --- extractor (crates/extractor) -------------------------------------------------------------
 
+/// Largest document body the extractor parses; larger bodies are skipped as `too_large`. Real HTML
+/// pages are under 5 MiB; 64 MiB admits pathological but honest pages (the bench checks 50 MB) while
+/// bounding the per-worker DOM memory (a few bytes of block/node bookkeeping per input byte).
+pub const MAX_HTML_BYTES: usize = 64 << 20;
+
+/// Largest main text the extractor returns, in bytes; longer text is cut at a char boundary. Main
+/// text is rarely over 1 MiB; 16 MiB keeps downstream shingling bounded.
+pub const MAX_TEXT_BYTES: usize = 16 << 20;
+
+/// Deepest element nesting the HTML tree keeps. Deeper elements are counted but not stored, so an
+/// end-tag lookup scans at most this many open elements (linear time on 1,000,000-deep nesting).
+/// Real pages nest under 100 deep; browsers cap around 512.
+pub const MAX_DOM_DEPTH: usize = 256;
+
+/// Bytes the `<meta charset>` prescan reads, as the WHATWG encoding-sniffing algorithm says (1024).
+pub const META_PRESCAN_BYTES: usize = 1024;
+
+/// Bytes fed to the charset detector (chardetng) when no declaration is found. 64 KiB is plenty for
+/// a confident guess and keeps detection cheap on large pages.
+pub const CHARSET_DETECT_BYTES: usize = 64 << 10;
+
+/// Most items read from one RSS/Atom/RDF feed; the rest are dropped. Real feeds hold 10-100 items.
+pub const MAX_FEED_ITEMS: usize = 10_000;
+
+/// Longest text the feed reader keeps per item field (title, description, content), in bytes.
+pub const MAX_FEED_FIELD_BYTES: usize = 1 << 20;
+
 // --- dedup (crates/dedup) ---------------------------------------------------------------------
+
+/// Words per shingle (k). Measured on Resiliparse texts of the standard corpus (3-shingle Jaccard):
+/// copies edited up to 15% or re-templated keep >= 0.25 at their 1st percentile while near-misses
+/// (same topic, borrowed sentences) stay <= 0.13; k = 2..5 separate about as well, k = 3 with the
+/// widest gap, and short shingles keep more of an edited text ((1-e)^k survive an edit rate e).
+pub const DEDUP_SHINGLE_WORDS: usize = 3;
+
+/// MinHash permutations. Each keeps [`DEDUP_MINHASH_BITS`] bits, so the signature is this many
+/// bytes; 192 gives a Jaccard estimate with standard deviation <= 0.036 (sqrt(J(1-J)/192)) and
+/// enough rows for [`DEDUP_LSH_BANDS`] bands while the fingerprint stays under 300 bytes.
+pub const DEDUP_MINHASH_PERMS: usize = 192;
+
+/// Bits kept of each MinHash value (b-bit MinHash, Li and Koenig): two different minima agree by
+/// chance with probability 2^-8, which the estimator corrects for.
+pub const DEDUP_MINHASH_BITS: u32 = 8;
+
+/// LSH rows per band (r): a band key is r consecutive b-bit minima (16 bits for r = 2). Copies sit
+/// at Jaccard 0.2-0.3 at worst, so bands must be short: with r = 2, b = 96 a pair at J = 0.2 is a
+/// candidate with probability 1-(1-0.2^2)^96 = 0.98.
+pub const DEDUP_LSH_ROWS: usize = 2;
+
+/// LSH bands (b); b * r must not exceed [`DEDUP_MINHASH_PERMS`].
+pub const DEDUP_LSH_BANDS: usize = 96;
+
+/// Smallest estimated Jaccard of shingle sets for a candidate pair to be joined. Measured: near-miss
+/// pairs reach at most 0.13, copies are >= 0.25 at their 1st percentile; the threshold sits between
+/// so that estimator noise (sd ~0.03) rarely crosses it from either side.
+pub const DEDUP_MIN_JACCARD: f64 = 0.19;
+
+/// Largest SimHash Hamming distance (of 64 bits) accepted as a near-duplicate on its own, and the
+/// distance up to which the SimHash bands guarantee candidacy (pigeonhole: 64 bits in
+/// `DEDUP_SIMHASH_MAX_HAMMING + 1` blocks, a pair within the distance agrees on a whole block).
+pub const DEDUP_SIMHASH_MAX_HAMMING: u32 = 3;
+
+/// Documents with fewer normalized words than this are reported as too short to judge and never
+/// clustered: their text is mostly template (log-in, search, tag pages). 50 is the lower bound the
+/// Gopher quality rules use for a real document.
+pub const DEDUP_MIN_WORDS: usize = 50;
+
+/// Most earlier documents one document is compared with inside one LSH bucket. A bucket shared by
+/// thousands of documents (a hostile or template-heavy crawl) would otherwise cost quadratic time;
+/// true duplicates share many buckets, so a window per bucket loses almost none of them.
+pub const DEDUP_MAX_BUCKET_COMPARE: usize = 64;
 
 // --- pipeline (src/) --------------------------------------------------------------------------

@@ -26,7 +26,10 @@ fn main() {
         n += count;
     }
     let d = t.elapsed().as_secs_f64();
-    println!("html5gum callback: {:.1} MB/s ({n})", bytes as f64 / d / 1e6);
+    println!(
+        "html5gum callback: {:.1} MB/s ({n})",
+        bytes as f64 / d / 1e6
+    );
     let t = Instant::now();
     let mut n = 0usize;
     for p in &pages {

@@ -1,0 +1,263 @@
+//! The `blocks` method (the default): picks the main-content container of the tree, then filters
+//! its blocks; falls back to keeping every clean block of a page that has no single article.
+//!
+//! Rules, each general (none looks at a particular site):
+//! 1. Prose scores its container. A block with enough words and few link words adds
+//!    `1 + punctuation + min(chars / 100, 3)` to its container's parent and half to the grandparent
+//!    (readability's paragraph scoring): the container holding most prose wins.
+//! 2. Tags and class/id names weigh a container: `article`/`main`/`content`/`post`/`story` up,
+//!    `nav`/`footer`/`aside`/`comment`/`share`/`ad`/`cookie`/`related` down (readability, trafilatura).
+//! 3. Link density scales a container's score down (boilerpipe): menus are mostly link text.
+//! 4. Siblings of the winner that score well, or hold link-poor prose, join it (readability).
+//! 5. Inside the chosen region, blocks under a boilerplate-named element, and link lists, are dropped.
+//! 6. The title anchors the headline: a heading before the region that matches the `<title>` is kept.
+//! 7. A page whose best region holds only a small share of its clean prose (forums, product pages,
+//!    listings, docs) is not an article: every clean block is kept instead (jusText's block view).
+
+use crate::dom::{hint, Block, Doc, Tag};
+
+/// Tunables of the method. Values are defaults from readability/boilerpipe practice, checked on
+/// the benchmark as a whole (never per page).
+mod tune {
+    /// Blocks with fewer characters than this do not score their container (readability: 25).
+    pub const MIN_SCORING_CHARS: usize = 25;
+    /// A block whose link words exceed this share is a link list.
+    pub const MAX_LINK_DENSITY: f32 = 0.5;
+    /// Class/id weight (readability: 25).
+    pub const CLASS_WEIGHT: f32 = 25.0;
+    /// Siblings join the winner when they score at least this share of it (readability: 0.2).
+    pub const SIBLING_SHARE: f32 = 0.2;
+    /// Below this share of the page's clean words, the best region is not "the" article.
+    pub const ARTICLE_SHARE: f32 = 0.35;
+}
+
+fn tag_weight(tag: Tag) -> f32 {
+    match tag {
+        Tag::Div | Tag::Article | Tag::Main | Tag::Section => 5.0,
+        Tag::Pre | Tag::Td | Tag::Blockquote => 3.0,
+        Tag::Address | Tag::Ol | Tag::Ul | Tag::Dl | Tag::Dd | Tag::Dt | Tag::Li | Tag::Form => {
+            -3.0
+        }
+        Tag::H(_) => -5.0,
+        Tag::Nav | Tag::Aside | Tag::Footer | Tag::Header | Tag::Menu => -25.0,
+        _ => 0.0,
+    }
+}
+
+/// Whether a tag marks its subtree as page furniture.
+fn furniture_tag(tag: Tag) -> bool {
+    matches!(
+        tag,
+        Tag::Nav | Tag::Aside | Tag::Footer | Tag::Menu | Tag::Form
+    )
+}
+
+fn link_density(words: u32, links: u32) -> f32 {
+    if words == 0 {
+        0.0
+    } else {
+        links as f32 / words as f32
+    }
+}
+
+/// Reusable buffers for the method.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    score: Vec<f32>,
+    words: Vec<u32>,
+    links: Vec<u32>,
+    bad: Vec<bool>,
+    keep: Vec<bool>,
+}
+
+/// Selects the main-content blocks: returns the indices of the kept blocks in document order.
+pub fn select(doc: &Doc, s: &mut Scratch, out: &mut Vec<usize>) {
+    out.clear();
+    let n = doc.nodes.len();
+    if doc.blocks.is_empty() || n == 0 {
+        return;
+    }
+    s.score.clear();
+    s.score.resize(n, 0.0);
+    s.words.clear();
+    s.words.resize(n, 0);
+    s.links.clear();
+    s.links.resize(n, 0);
+    s.bad.clear();
+    s.bad.resize(n, false);
+
+    // Furniture flag down the tree (parents come first).
+    for i in 0..n {
+        let node = &doc.nodes[i];
+        let own = node.hints & hint::NEG != 0 || furniture_tag(node.tag);
+        let p = node.parent as usize;
+        s.bad[i] = own || (i > 0 && s.bad[p]);
+    }
+    // Words and link words up the tree.
+    for b in &doc.blocks {
+        let i = b.node as usize;
+        s.words[i] += b.words;
+        s.links[i] += b.link_words;
+    }
+    for i in (1..n).rev() {
+        let p = doc.nodes[i].parent as usize;
+        s.words[p] += s.words[i];
+        s.links[p] += s.links[i];
+    }
+    // Rule 1: prose scores its container's parent and grandparent.
+    let mut clean_words: u64 = 0;
+    for b in &doc.blocks {
+        if !is_prose(doc, b) {
+            continue;
+        }
+        let i = b.node as usize;
+        if !s.bad[i] {
+            clean_words += u64::from(b.words);
+        }
+        let chars = (b.end - b.start) as f32;
+        let sc = 1.0 + b.punct as f32 + (chars / 100.0).min(3.0);
+        let p = doc.nodes[i].parent as usize;
+        s.score[p] += sc;
+        let g = doc.nodes[p].parent as usize;
+        if g != p {
+            s.score[g] += sc / 2.0;
+        }
+        // Text directly in a big container (div with <br>s) also scores the container itself.
+        if !matches!(
+            doc.nodes[i].tag,
+            Tag::P | Tag::Li | Tag::Td | Tag::H(_) | Tag::Dd | Tag::Dt
+        ) {
+            s.score[i] += sc;
+        }
+    }
+    // Rules 2 and 3: tag and class weights, link density.
+    let mut best = 0usize;
+    let mut best_score = f32::MIN;
+    for i in 1..n {
+        if s.score[i] == 0.0 {
+            continue;
+        }
+        let node = &doc.nodes[i];
+        let mut w = tag_weight(node.tag);
+        if node.hints & hint::POS != 0 {
+            w += tune::CLASS_WEIGHT;
+        }
+        if node.hints & hint::NEG != 0 {
+            w -= tune::CLASS_WEIGHT;
+        }
+        let sc = (s.score[i] + w) * (1.0 - link_density(s.words[i], s.links[i]));
+        s.score[i] = sc;
+        if sc > best_score {
+            best_score = sc;
+            best = i;
+        }
+    }
+    s.keep.clear();
+    s.keep.resize(n, false);
+    if best == 0 || best_score <= 0.0 {
+        return keep_clean(doc, s, out);
+    }
+    // Rule 4: siblings.
+    let parent = doc.nodes[best].parent as usize;
+    let threshold = (best_score * tune::SIBLING_SHARE).max(10.0);
+    let mut c = parent + 1;
+    let pend = doc.nodes[parent].end as usize;
+    while c < pend && c < n {
+        let node = &doc.nodes[c];
+        let next = (node.end as usize).max(c + 1);
+        if node.parent as usize == parent {
+            let ld = link_density(s.words[c], s.links[c]);
+            let join = c == best
+                || (s.score[c] >= threshold && !s.bad[c])
+                || (node.tag == Tag::P && s.words[c] >= 15 && ld < 0.25 && !s.bad[c]);
+            if join {
+                for k in c..next.min(n) {
+                    s.keep[k] = true;
+                }
+            }
+        }
+        c = next;
+    }
+    // Rule 5: inside the region, drop furniture-named subtrees and link lists.
+    let mut region_words: u64 = 0;
+    let mut region_blocks: Vec<usize> = Vec::new();
+    let mut inner_bad = vec![false; 0];
+    inner_bad.resize(n, false);
+    for i in 0..n {
+        if !s.keep[i] {
+            continue;
+        }
+        let node = &doc.nodes[i];
+        let p = node.parent as usize;
+        let own = node.hints & hint::NEG != 0 || furniture_tag(node.tag);
+        inner_bad[i] = own || (s.keep[p] && inner_bad[p]);
+    }
+    for (bi, b) in doc.blocks.iter().enumerate() {
+        let i = b.node as usize;
+        if !s.keep[i] || inner_bad[i] {
+            continue;
+        }
+        if link_density(b.words, b.link_words) > tune::MAX_LINK_DENSITY {
+            continue;
+        }
+        region_words += u64::from(b.words);
+        region_blocks.push(bi);
+    }
+    // Rule 7: not an article page.
+    if clean_words > 0 && (region_words as f32) < tune::ARTICLE_SHARE * clean_words as f32 {
+        return keep_clean(doc, s, out);
+    }
+    // Rule 6: the headline.
+    if let Some(&first) = region_blocks.first() {
+        if let Some(h) = headline_before(doc, first) {
+            out.push(h);
+        }
+    }
+    out.extend(region_blocks);
+}
+
+fn is_prose(_doc: &Doc, b: &Block) -> bool {
+    (b.end - b.start) as usize >= tune::MIN_SCORING_CHARS
+        && link_density(b.words, b.link_words) <= tune::MAX_LINK_DENSITY
+}
+
+/// Every block outside furniture and not a link list.
+fn keep_clean(doc: &Doc, s: &Scratch, out: &mut Vec<usize>) {
+    for (bi, b) in doc.blocks.iter().enumerate() {
+        let i = b.node as usize;
+        if s.bad.get(i).copied().unwrap_or(false) {
+            continue;
+        }
+        if link_density(b.words, b.link_words) > tune::MAX_LINK_DENSITY {
+            continue;
+        }
+        out.push(bi);
+    }
+}
+
+/// The last heading block before block `first` whose words mostly appear in the title.
+fn headline_before(doc: &Doc, first: usize) -> Option<usize> {
+    if doc.title.is_empty() {
+        return None;
+    }
+    let title = doc.title.to_lowercase();
+    for bi in (0..first).rev().take(50) {
+        let b = &doc.blocks[bi];
+        if !matches!(
+            doc.nodes.get(b.node as usize).map(|n| n.tag),
+            Some(Tag::H(1..=3))
+        ) {
+            continue;
+        }
+        let text = doc.block_text(b).to_lowercase();
+        let words: Vec<&str> = text.split_whitespace().collect();
+        if words.is_empty() {
+            continue;
+        }
+        let hits = words.iter().filter(|w| title.contains(*w)).count();
+        if hits * 10 >= words.len() * 7 {
+            return Some(bi);
+        }
+    }
+    None
+}

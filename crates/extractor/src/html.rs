@@ -1,0 +1,544 @@
+//! HTML to [`Doc`]: drives the html5gum tokenizer (WHATWG tokenizing: entities, NUL bytes, raw-text
+//! elements, unclosed tags) and builds the flat model with a bounded open-element stack.
+//!
+//! Tree building is a small subset of the HTML algorithm: `<p>`, `<li>`, `<dt>`/`<dd>`, `<tr>`,
+//! `<td>` and `<option>` close their open predecessor; end tags pop to their match; unmatched end tags
+//! are ignored. The stack is capped at [`MAX_DOM_DEPTH`]: deeper start tags are only counted, so an
+//! end-tag lookup scans at most that many entries and time stays linear on any nesting.
+
+use crawlsift_common::limits::MAX_DOM_DEPTH;
+use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
+use html5gum::Tokenizer;
+
+use crate::dom::{class_hints, hint, style_hides, Block, Chunk, Doc, Node, Tag, TagKind};
+
+/// Longest title kept, in bytes.
+const MAX_TITLE_BYTES: usize = 4096;
+
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    name: u64,
+    tag: Tag,
+    /// Node index created for this entry, or `u32::MAX`.
+    node: u32,
+    skip: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Attr {
+    Other,
+    Class,
+    Style,
+    AriaHidden,
+}
+
+/// Builds a [`Doc`] from tokenizer events.
+struct Builder<'d> {
+    doc: &'d mut Doc,
+    stack: Vec<Entry>,
+    overflow: u32,
+    skip_depth: u32,
+    link_depth: u32,
+    in_title: bool,
+    // The start tag being read.
+    cur_name: u64,
+    cur_tag: Tag,
+    cur_hints: u8,
+    cur_attr: Attr,
+    // The block being filled.
+    blk_start: Option<u32>,
+    blk_words: u32,
+    blk_links: u32,
+    blk_punct: u32,
+    pending_space: bool,
+    pending_newline: bool,
+    // The Finn chunk being filled.
+    chunk_start: Option<u32>,
+    chunk_words: u32,
+}
+
+fn name_key(name: &[u8]) -> u64 {
+    // FNV-1a: distinct short tag names do not collide in practice, and a collision only makes an
+    // end tag close the wrong inline element.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &c in name {
+        h ^= u64::from(c.to_ascii_lowercase());
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// Parses `html` into `doc` (which is cleared first).
+pub fn parse(html: &str, doc: &mut Doc) {
+    doc.clear();
+    doc.nodes.push(Node {
+        tag: Tag::Root,
+        parent: 0,
+        hints: 0,
+        end: 0,
+    });
+    let mut b = Builder {
+        doc,
+        stack: Vec::with_capacity(64),
+        overflow: 0,
+        skip_depth: 0,
+        link_depth: 0,
+        in_title: false,
+        cur_name: 0,
+        cur_tag: Tag::Inline,
+        cur_hints: 0,
+        cur_attr: Attr::Other,
+        blk_start: None,
+        blk_words: 0,
+        blk_links: 0,
+        blk_punct: 0,
+        pending_space: false,
+        pending_newline: false,
+        chunk_start: None,
+        chunk_words: 0,
+    };
+    {
+        let mut emitter = CallbackEmitter::new(
+            |ev: CallbackEvent<'_>| -> Option<std::convert::Infallible> {
+                b.event(ev);
+                None
+            },
+        );
+        emitter.naively_switch_states(true);
+        for _ in Tokenizer::new_with_emitter(html, emitter) {}
+    }
+    b.finish();
+}
+
+impl Builder<'_> {
+    fn event(&mut self, ev: CallbackEvent<'_>) {
+        match ev {
+            CallbackEvent::OpenStartTag { name } => {
+                self.cur_name = name_key(name);
+                self.cur_tag = Tag::from_name(name);
+                self.cur_hints = 0;
+                self.cur_attr = Attr::Other;
+            }
+            CallbackEvent::AttributeName { name } => {
+                self.cur_attr = match name {
+                    b"class" | b"id" | b"role" => Attr::Class,
+                    b"style" => Attr::Style,
+                    b"aria-hidden" => Attr::AriaHidden,
+                    b"hidden" => {
+                        self.cur_hints |= hint::HIDDEN;
+                        Attr::Other
+                    }
+                    _ => Attr::Other,
+                };
+            }
+            CallbackEvent::AttributeValue { value } => match self.cur_attr {
+                Attr::Class => self.cur_hints |= class_hints(value),
+                Attr::Style => {
+                    if style_hides(value) {
+                        self.cur_hints |= hint::HIDDEN;
+                    }
+                }
+                Attr::AriaHidden => {
+                    if value.eq_ignore_ascii_case(b"true") {
+                        self.cur_hints |= hint::HIDDEN;
+                    }
+                }
+                Attr::Other => {}
+            },
+            CallbackEvent::CloseStartTag { self_closing } => self.start_tag(self_closing),
+            CallbackEvent::EndTag { name } => self.end_tag(name),
+            CallbackEvent::String { value } => self.text(value),
+            CallbackEvent::Doctype { .. } => self.tag_token(),
+            CallbackEvent::Comment { .. } | CallbackEvent::Error(_) => {}
+        }
+    }
+
+    fn container(&self) -> u32 {
+        for e in self.stack.iter().rev() {
+            if e.node != u32::MAX {
+                return e.node;
+            }
+        }
+        0
+    }
+
+    /// A tag is a Finn token: it ends the current word run.
+    fn tag_token(&mut self) {
+        if self.chunk_words > 0 {
+            if let Some(start) = self.chunk_start {
+                let end = self.doc.text.len() as u32;
+                self.doc.chunks.push(Chunk {
+                    tags_before: self.doc.tags,
+                    words: self.chunk_words,
+                    start,
+                    end,
+                });
+            }
+        }
+        self.chunk_words = 0;
+        self.chunk_start = None;
+        self.doc.tags = self.doc.tags.saturating_add(1);
+    }
+
+    fn end_block(&mut self) {
+        if let Some(start) = self.blk_start.take() {
+            let end = self.doc.text.len() as u32;
+            if self.blk_words > 0 {
+                self.doc.blocks.push(Block {
+                    start,
+                    end,
+                    words: self.blk_words,
+                    link_words: self.blk_links,
+                    punct: self.blk_punct,
+                    node: self.container(),
+                });
+                self.doc.text.push('\n');
+            } else {
+                self.doc.text.truncate(start as usize);
+            }
+        }
+        self.blk_words = 0;
+        self.blk_links = 0;
+        self.blk_punct = 0;
+        self.pending_space = false;
+        self.pending_newline = false;
+    }
+
+    fn start_tag(&mut self, self_closing: bool) {
+        self.tag_token();
+        let tag = self.cur_tag;
+        let kind = tag.kind();
+        if kind == TagKind::Void {
+            if self.skip_depth == 0 {
+                match tag {
+                    Tag::Br => {
+                        if self.blk_start.is_some() {
+                            self.pending_newline = true;
+                        }
+                    }
+                    _ => {
+                        // `<hr>` and other void blocks are not distinguished: images and inputs
+                        // do not break text.
+                    }
+                }
+            }
+            return;
+        }
+        if self_closing && matches!(tag, Tag::Skip) && self.cur_name == name_key(b"svg") {
+            return;
+        }
+        if self.skip_depth == 0 && kind == TagKind::Block {
+            self.implied_ends(tag);
+            self.end_block();
+        }
+        if self.stack.len() >= MAX_DOM_DEPTH {
+            self.overflow = self.overflow.saturating_add(1);
+            return;
+        }
+        let hidden = self.cur_hints & hint::HIDDEN != 0;
+        let skip = kind == TagKind::Skip || (hidden && tag != Tag::Body && tag != Tag::Html);
+        let mut node = u32::MAX;
+        if kind == TagKind::Block && self.skip_depth == 0 && !skip {
+            node = self.doc.nodes.len() as u32;
+            let parent = self.container();
+            self.doc.nodes.push(Node {
+                tag,
+                parent,
+                hints: self.cur_hints,
+                end: node + 1,
+            });
+        }
+        if skip {
+            self.skip_depth += 1;
+        } else if tag == Tag::A {
+            self.link_depth += 1;
+        } else if tag == Tag::Title {
+            self.in_title = true;
+        }
+        self.stack.push(Entry {
+            name: self.cur_name,
+            tag,
+            node,
+            skip,
+        });
+    }
+
+    /// Closes elements that HTML closes implicitly before `tag` opens.
+    fn implied_ends(&mut self, tag: Tag) {
+        let target: &[Tag] = match tag {
+            Tag::Li => &[Tag::Li],
+            Tag::Dt | Tag::Dd => &[Tag::Dt, Tag::Dd],
+            Tag::Tr => &[Tag::Tr, Tag::Td],
+            Tag::Td => &[Tag::Td],
+            Tag::Option => &[Tag::Option],
+            _ if tag.closes_p() => &[Tag::P],
+            _ => return,
+        };
+        // Look down through inline elements and (for list items) the item's own content, but not
+        // past an element that starts a new scope for it.
+        let mut found = None;
+        for (i, e) in self.stack.iter().enumerate().rev() {
+            if target.contains(&e.tag) {
+                found = Some(i);
+                break;
+            }
+            let stop = match tag {
+                Tag::Li => matches!(e.tag, Tag::Ul | Tag::Ol | Tag::Menu | Tag::Table | Tag::Td),
+                Tag::Dt | Tag::Dd => matches!(e.tag, Tag::Dl | Tag::Table | Tag::Td),
+                Tag::Tr | Tag::Td => matches!(e.tag, Tag::Table),
+                Tag::Option => true,
+                _ => e.tag.kind() == TagKind::Block || e.skip,
+            };
+            if stop {
+                break;
+            }
+        }
+        if let Some(i) = found {
+            self.pop_to(i);
+        }
+    }
+
+    fn pop_to(&mut self, i: usize) {
+        while self.stack.len() > i {
+            let Some(e) = self.stack.pop() else { break };
+            if e.skip {
+                self.skip_depth = self.skip_depth.saturating_sub(1);
+            } else if e.tag == Tag::A {
+                self.link_depth = self.link_depth.saturating_sub(1);
+            } else if e.tag == Tag::Title {
+                self.in_title = false;
+            }
+            if e.tag.kind() == TagKind::Block && self.skip_depth == 0 {
+                self.end_block();
+            }
+            if e.node != u32::MAX {
+                let end = self.doc.nodes.len() as u32;
+                if let Some(n) = self.doc.nodes.get_mut(e.node as usize) {
+                    n.end = end;
+                }
+            }
+        }
+    }
+
+    fn end_tag(&mut self, name: &[u8]) {
+        self.tag_token();
+        let tag = Tag::from_name(name);
+        if tag == Tag::Br {
+            if self.skip_depth == 0 && self.blk_start.is_some() {
+                self.pending_newline = true;
+            }
+            return;
+        }
+        if self.overflow > 0 {
+            self.overflow -= 1;
+            if tag.kind() == TagKind::Block && self.skip_depth == 0 {
+                self.end_block();
+            }
+            return;
+        }
+        if matches!(tag, Tag::Html | Tag::Body | Tag::Head) || tag.kind() == TagKind::Void {
+            return;
+        }
+        let key = name_key(name);
+        let mut found = None;
+        for (i, e) in self.stack.iter().enumerate().rev() {
+            if e.name == key {
+                found = Some(i);
+                break;
+            }
+            let boundary = match tag.kind() {
+                TagKind::Inline => e.tag.kind() == TagKind::Block,
+                TagKind::Skip => false,
+                _ => {
+                    matches!(e.tag, Tag::Td | Tag::Table)
+                        && !matches!(tag, Tag::Td | Tag::Tr | Tag::Table | Tag::OtherBlock)
+                }
+            };
+            // Inside a skipped element only its own end tag (or a nested one) matters.
+            if boundary || (e.skip && tag.kind() != TagKind::Skip) {
+                break;
+            }
+        }
+        match found {
+            Some(i) => self.pop_to(i),
+            None => {
+                if tag.kind() == TagKind::Block && self.skip_depth == 0 {
+                    self.end_block();
+                }
+            }
+        }
+    }
+
+    fn text(&mut self, value: &[u8]) {
+        let s = match std::str::from_utf8(value) {
+            Ok(s) => std::borrow::Cow::Borrowed(s),
+            Err(_) => String::from_utf8_lossy(value),
+        };
+        if self.skip_depth > 0 {
+            return;
+        }
+        if self.in_title {
+            if self.doc.title.len() < MAX_TITLE_BYTES {
+                for w in s.split(|c: char| c.is_whitespace() || c.is_control()) {
+                    if w.is_empty() || self.doc.title.len() + w.len() >= MAX_TITLE_BYTES {
+                        continue;
+                    }
+                    if !self.doc.title.is_empty() {
+                        self.doc.title.push(' ');
+                    }
+                    self.doc.title.push_str(w);
+                }
+            }
+            return;
+        }
+        let in_link = self.link_depth > 0;
+        let text = &mut self.doc.text;
+        for c in s.chars() {
+            if c.is_whitespace() {
+                self.pending_space = true;
+                continue;
+            }
+            if c.is_control() {
+                continue;
+            }
+            let pos = text.len() as u32;
+            let mut new_word = false;
+            if self.blk_start.is_none() {
+                self.blk_start = Some(pos);
+                new_word = true;
+            } else if self.pending_newline {
+                text.push('\n');
+                new_word = true;
+            } else if self.pending_space {
+                text.push(' ');
+                new_word = true;
+            }
+            self.pending_space = false;
+            self.pending_newline = false;
+            if new_word {
+                self.blk_words += 1;
+                if in_link {
+                    self.blk_links += 1;
+                }
+                if self.chunk_start.is_none() {
+                    self.chunk_start = Some(text.len() as u32);
+                }
+                self.chunk_words += 1;
+            }
+            if c == ',' || c == '.' || c == '!' || c == '?' || c == '。' || c == '،' {
+                self.blk_punct += 1;
+            }
+            text.push(c);
+        }
+    }
+
+    fn finish(&mut self) {
+        self.tag_token();
+        self.pop_to(0);
+        self.end_block();
+        let end = self.doc.nodes.len() as u32;
+        if let Some(root) = self.doc.nodes.first_mut() {
+            root.end = end;
+        }
+        while self.doc.text.ends_with('\n') {
+            self.doc.text.pop();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(html: &str) -> Doc {
+        let mut d = Doc::default();
+        parse(html, &mut d);
+        d
+    }
+
+    #[test]
+    fn entities_blocks_whitespace_and_title() {
+        let d = doc(
+            "<html><head><title> A &amp; B </title><style>p{}</style></head><body>\
+                     <p>Fish &amp;   chips<br>and&nbsp;peas</p><div>two <b>words</b></div>\
+                     <script>var x = '<p>no</p>';</script><!-- gone --><noscript>no</noscript>\
+                     <template>no</template><svg><text>no</text></svg>tail</body></html>",
+        );
+        assert_eq!(d.title, "A & B");
+        assert_eq!(d.text, "Fish & chips\nand peas\ntwo words\ntail");
+        assert_eq!(d.blocks.len(), 3);
+        assert_eq!(d.blocks[0].words, 4);
+    }
+
+    #[test]
+    fn hidden_elements_and_links() {
+        let d = doc("<div hidden>x</div><div style='display: none'>y</div><p>see <a href=#>this link</a></p>");
+        assert_eq!(d.text, "see this link");
+        assert_eq!((d.blocks[0].words, d.blocks[0].link_words), (3, 2));
+    }
+
+    #[test]
+    fn unclosed_paragraphs_and_items_close_implicitly() {
+        let d = doc("<div><p>one<p>two<ul><li>a<li>b</ul></div><p>three");
+        assert_eq!(d.text, "one\ntwo\na\nb\nthree");
+        // p, p, ul, li, li under div; p under root: the stack never grew past div/ul/li.
+        let tags: Vec<Tag> = d.nodes.iter().map(|n| n.tag).collect();
+        assert_eq!(
+            tags,
+            [
+                Tag::Root,
+                Tag::Div,
+                Tag::P,
+                Tag::P,
+                Tag::Ul,
+                Tag::Li,
+                Tag::Li,
+                Tag::P
+            ]
+        );
+        assert_eq!(d.nodes[1].end, 7);
+    }
+
+    #[test]
+    fn stray_end_tags_do_not_close_blocks() {
+        let d = doc("<div class=a><p>x</span></b> y</div>");
+        assert_eq!(d.text, "x y");
+    }
+
+    #[test]
+    fn nul_bytes_are_dropped() {
+        let d = doc("<p>a\0b</p>\0<p\0>c</p>");
+        assert!(!d.text.contains('\0'));
+        assert!(d.text.starts_with("ab") || d.text.starts_with("a\u{fffd}b"));
+    }
+
+    #[test]
+    fn million_deep_nesting_finishes() {
+        let n = 1_000_000;
+        let html = format!("{}deep text{}", "<div>".repeat(n), "</div>".repeat(n));
+        let d = doc(&html);
+        assert_eq!(d.text, "deep text");
+        assert!(d.nodes.len() <= MAX_DOM_DEPTH + 1);
+        let html = format!("{}x", "<span><a>".repeat(n / 2));
+        assert_eq!(doc(&html).text, "x");
+    }
+
+    #[test]
+    fn huge_line_and_unclosed_tags_finish() {
+        let line = "word ".repeat(2_000_000);
+        let d = doc(&format!("<p>{line}"));
+        assert_eq!(d.blocks[0].words, 2_000_000);
+        let d = doc(&"<p><b><i><table><tr><td>x".repeat(10_000));
+        assert!(d.text.starts_with("x\nx"));
+        let d = doc("<p>text <a href='unterminated");
+        assert_eq!(d.text, "text");
+    }
+
+    #[test]
+    fn finn_chunks_count_tags_between_words() {
+        let d = doc("<p>a b</p><p>c</p>");
+        assert_eq!(d.tags, 4);
+        let c: Vec<(u32, u32)> = d.chunks.iter().map(|c| (c.tags_before, c.words)).collect();
+        assert_eq!(c, [(1, 2), (3, 1)]);
+    }
+}
