@@ -1,0 +1,232 @@
+//! The per-document fingerprint and the reusable [`Fingerprinter`] that computes it.
+//!
+//! One `Fingerprinter` per worker thread: it owns the normalization buffers, the Rabin tables and
+//! the MinHash constants, so fingerprinting a text allocates only the signature it returns.
+
+use crawlsift_common::limits;
+use serde::{Deserialize, Serialize};
+
+use crate::error::DedupError;
+use crate::exact::{adler32, exact_hash};
+use crate::minhash::{mix64, MinHasher};
+use crate::normalize::Normalizer;
+use crate::rabin::ShingleRoller;
+use crate::simhash::simhash;
+
+/// Every tunable of fingerprinting and clustering; [`Default`] takes the values in
+/// [`crawlsift_common::limits`], where each is justified.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DedupConfig {
+    /// Words per shingle.
+    pub shingle_words: usize,
+    /// MinHash permutations (bytes of signature).
+    pub minhash_perms: usize,
+    /// LSH bands.
+    pub lsh_bands: usize,
+    /// LSH rows per band.
+    pub lsh_rows: usize,
+    /// Smallest estimated Jaccard for a pair to be joined.
+    pub min_jaccard: f64,
+    /// SimHash Hamming distance accepted on its own, and guaranteed by the SimHash bands.
+    pub simhash_max_hamming: u32,
+    /// Texts with fewer words are too short to judge.
+    pub min_words: usize,
+    /// Earlier documents one document is compared with inside one bucket.
+    pub max_bucket_compare: usize,
+}
+
+impl Default for DedupConfig {
+    fn default() -> Self {
+        Self {
+            shingle_words: limits::DEDUP_SHINGLE_WORDS,
+            minhash_perms: limits::DEDUP_MINHASH_PERMS,
+            lsh_bands: limits::DEDUP_LSH_BANDS,
+            lsh_rows: limits::DEDUP_LSH_ROWS,
+            min_jaccard: limits::DEDUP_MIN_JACCARD,
+            simhash_max_hamming: limits::DEDUP_SIMHASH_MAX_HAMMING,
+            min_words: limits::DEDUP_MIN_WORDS,
+            max_bucket_compare: limits::DEDUP_MAX_BUCKET_COMPARE,
+        }
+    }
+}
+
+impl DedupConfig {
+    /// Checks every field's range.
+    pub fn validate(&self) -> Result<(), DedupError> {
+        let bad = |m: String| Err(DedupError::InvalidConfig(m));
+        if !(1..=64).contains(&self.shingle_words) {
+            return bad(format!("shingle_words {} not in 1..=64", self.shingle_words));
+        }
+        if !(1..=4096).contains(&self.minhash_perms) {
+            return bad(format!("minhash_perms {} not in 1..=4096", self.minhash_perms));
+        }
+        if !(1..=6).contains(&self.lsh_rows) {
+            return bad(format!("lsh_rows {} not in 1..=6", self.lsh_rows));
+        }
+        match self.lsh_bands.checked_mul(self.lsh_rows) {
+            Some(used) if used <= self.minhash_perms => {}
+            _ => {
+                return bad(format!(
+                    "lsh_bands {} x lsh_rows {} exceed minhash_perms {}",
+                    self.lsh_bands, self.lsh_rows, self.minhash_perms
+                ))
+            }
+        }
+        if !(0.0..=1.0).contains(&self.min_jaccard) {
+            return bad(format!("min_jaccard {} not in [0, 1]", self.min_jaccard));
+        }
+        if self.simhash_max_hamming > 31 {
+            return bad(format!("simhash_max_hamming {} > 31", self.simhash_max_hamming));
+        }
+        if self.max_bucket_compare == 0 {
+            return bad("max_bucket_compare must be at least 1".into());
+        }
+        Ok(())
+    }
+}
+
+/// What dedup keeps of one document: plain data, serializable, so fingerprints made on several
+/// machines can be clustered together (with the same [`DedupConfig`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fingerprint {
+    /// Normalized words in the text.
+    pub words: u32,
+    /// XXH3-128 of the normalized text.
+    pub exact: u128,
+    /// Adler-32 of the normalized text (only for reporting 32-bit checksum collisions).
+    pub adler32: u32,
+    /// 64-bit SimHash of the words weighted by 1 + ln(term frequency).
+    pub simhash: u64,
+    /// b-bit MinHash signature of the circular shingles (one byte per permutation); empty for a
+    /// text shorter than the configured minimum, which is never compared.
+    pub minhash: Box<[u8]>,
+}
+
+impl Fingerprint {
+    /// Bytes this fingerprint occupies in memory (struct plus signature).
+    pub fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<Self>() + self.minhash.len()
+    }
+}
+
+/// Computes [`Fingerprint`]s, reusing its buffers (one per thread).
+#[derive(Debug, Clone)]
+pub struct Fingerprinter {
+    min_words: usize,
+    normalizer_words: Vec<u64>,
+    sorted: Vec<u64>,
+    roller: ShingleRoller,
+    minhasher: MinHasher,
+    normalizer: NormalizerCell,
+}
+
+/// `Normalizer` is not `Clone` (it is only buffers); a fresh one is as good as a copy.
+#[derive(Debug, Default)]
+struct NormalizerCell(Normalizer);
+
+impl Clone for NormalizerCell {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl Fingerprinter {
+    /// A fingerprinter for `cfg` (call [`DedupConfig::validate`] first for user-given values;
+    /// out-of-range sizes are clamped here so this never panics).
+    pub fn new(cfg: &DedupConfig) -> Self {
+        Self {
+            min_words: cfg.min_words,
+            normalizer_words: Vec::new(),
+            sorted: Vec::new(),
+            roller: ShingleRoller::new(cfg.shingle_words.clamp(1, 64)),
+            minhasher: MinHasher::new(cfg.minhash_perms.clamp(1, 4096)),
+            normalizer: NormalizerCell::default(),
+        }
+    }
+
+    /// Fingerprints one document's main text.
+    pub fn fingerprint(&mut self, text: &str) -> Fingerprint {
+        let norm = self.normalizer.0.normalize(text);
+        let exact = exact_hash(norm.text());
+        let adler = adler32(norm.text());
+        let rabin = self.roller.rabin();
+        self.normalizer_words.clear();
+        self.normalizer_words
+            .extend(norm.words().map(|w| rabin.fingerprint(w.as_bytes())));
+        let words = &self.normalizer_words;
+
+        // SimHash over distinct words, weight 1 + ln(tf) (sublinear: a repeated word counts, but
+        // a word repeated 100 times does not drown the rest).
+        self.sorted.clear();
+        self.sorted.extend_from_slice(words);
+        self.sorted.sort_unstable();
+        let sorted = &self.sorted;
+        let features = sorted.chunk_by(|a, b| a == b).map(|run| {
+            let w = 1.0 + (run.len() as f32).ln();
+            (mix64(run[0]), w)
+        });
+        let sh = simhash(features);
+
+        let minhash: Box<[u8]> = if words.len() < self.min_words || words.is_empty() {
+            Box::new([])
+        } else {
+            self.minhasher.reset();
+            let mh = &mut self.minhasher;
+            self.roller.for_each_shingle(words, |fp| mh.update(fp));
+            self.minhasher.signature()
+        };
+        Fingerprint {
+            words: u32::try_from(words.len()).unwrap_or(u32::MAX),
+            exact,
+            adler32: adler,
+            simhash: sh,
+            minhash,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_config_is_valid_and_bad_ones_are_refused() {
+        assert!(DedupConfig::default().validate().is_ok());
+        let mut c = DedupConfig::default();
+        c.lsh_bands = c.minhash_perms;
+        assert!(c.validate().is_err());
+        let c = DedupConfig { min_jaccard: 1.5, ..DedupConfig::default() };
+        assert!(c.validate().is_err());
+    }
+
+    #[test]
+    fn normalization_variants_have_the_same_fingerprint() {
+        let cfg = DedupConfig { min_words: 3, ..DedupConfig::default() };
+        let mut f = Fingerprinter::new(&cfg);
+        let a = f.fingerprint("The quick brown fox -- jumps over the lazy dog.");
+        let b = f.fingerprint("the QUICK brown fox jumps\nover the “lazy” dog");
+        assert_eq!(a, b);
+        assert_eq!(a.words, 9);
+        assert_eq!(a.minhash.len(), cfg.minhash_perms);
+    }
+
+    #[test]
+    fn short_texts_carry_no_signature() {
+        let mut f = Fingerprinter::new(&DedupConfig::default());
+        let fp = f.fingerprint("Sign in. Forgot your password?");
+        assert_eq!(fp.words, 5);
+        assert!(fp.minhash.is_empty());
+        assert_eq!(f.fingerprint("").words, 0);
+    }
+
+    #[test]
+    fn fingerprint_is_small_and_round_trips() {
+        let mut f = Fingerprinter::new(&DedupConfig::default());
+        let text = "word ".repeat(10) + &(0..100).map(|i| format!("w{i} ")).collect::<String>();
+        let fp = f.fingerprint(&text);
+        assert!(fp.memory_bytes() < 300, "{} bytes", fp.memory_bytes());
+        let json = serde_json::to_string(&fp).unwrap();
+        let back: Fingerprint = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, fp);
+    }
+}

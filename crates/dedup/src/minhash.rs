@@ -1,0 +1,179 @@
+//! MinHash signatures over shingle fingerprints, kept as b-bit minima, and their LSH band keys.
+//!
+//! Each permutation i is the affine map `h_i(x) = a_i x + b_i mod 2^32` (a_i odd, a bijection of
+//! the 32-bit words) applied to a SplitMix64-mixed shingle fingerprint (Rabin fingerprints are
+//! linear over GF(2), the mix removes that structure). The minimum over the document's shingles is
+//! kept as its top [`DEDUP_MINHASH_BITS`](crawlsift_common::limits::DEDUP_MINHASH_BITS) bits after
+//! a second mix (b-bit MinHash, Li and Koenig 2010): two documents agree on one stored value with
+//! probability `J + (1 - J) 2^-b`, which [`estimate_jaccard`] inverts.
+//!
+//! The multipliers and offsets come from SplitMix64 seeded with a fixed constant, so signatures are
+//! comparable across runs, machines and versions of this crate that keep [`SEED`].
+
+/// Seed of the permutation constants (fractional hex digits of e). Changing it changes every
+/// signature: fingerprints from different seeds must not be mixed.
+pub const SEED: u64 = 0xB7E1_5162_8AED_2A6A;
+
+/// SplitMix64 finalizer (Stafford's variant 13): a bijective 64-bit mixer.
+#[inline]
+pub fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Computes b-bit MinHash signatures; reusable across documents.
+#[derive(Debug, Clone)]
+pub struct MinHasher {
+    a: Vec<u32>,
+    b: Vec<u32>,
+    mins: Vec<u32>,
+}
+
+impl MinHasher {
+    /// A hasher with `perms` permutations.
+    pub fn new(perms: usize) -> Self {
+        let mut state = SEED;
+        let mut next = || {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            mix64(state)
+        };
+        let mut a = Vec::with_capacity(perms);
+        let mut b = Vec::with_capacity(perms);
+        for _ in 0..perms {
+            let v = next();
+            a.push((v as u32) | 1);
+            b.push((v >> 32) as u32);
+        }
+        Self {
+            a,
+            b,
+            mins: vec![u32::MAX; perms],
+        }
+    }
+
+    /// Number of permutations.
+    pub fn perms(&self) -> usize {
+        self.a.len()
+    }
+
+    /// Starts a new document.
+    pub fn reset(&mut self) {
+        self.mins.fill(u32::MAX);
+    }
+
+    /// Adds one shingle fingerprint (adding it twice changes nothing).
+    #[inline]
+    pub fn update(&mut self, shingle_fp: u64) {
+        let x = (mix64(shingle_fp) >> 32) as u32;
+        for ((m, &a), &b) in self.mins.iter_mut().zip(&self.a).zip(&self.b) {
+            let h = a.wrapping_mul(x).wrapping_add(b);
+            if h < *m {
+                *m = h;
+            }
+        }
+    }
+
+    /// The b-bit signature of the shingles added since the last reset (8 bits per permutation).
+    pub fn signature(&self) -> Box<[u8]> {
+        self.mins
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| (mix64(u64::from(m) ^ ((i as u64) << 32)) >> 56) as u8)
+            .collect()
+    }
+}
+
+/// Number of positions where two signatures agree (over the shorter length).
+#[inline]
+pub fn agreements(a: &[u8], b: &[u8]) -> u32 {
+    a.iter().zip(b).map(|(x, y)| u32::from(x == y)).sum()
+}
+
+/// Jaccard estimate from `agree` agreeing positions out of `perms` 8-bit minima: the chance
+/// agreement 2^-8 of different minima is removed; clamped to [0, 1].
+pub fn estimate_jaccard(agree: u32, perms: usize) -> f64 {
+    if perms == 0 {
+        return 0.0;
+    }
+    let chance = 1.0 / 256.0;
+    let raw = f64::from(agree) / perms as f64;
+    ((raw - chance) / (1.0 - chance)).clamp(0.0, 1.0)
+}
+
+/// Smallest agreement count whose estimate reaches `threshold` (so verification compares integers).
+pub fn agreements_for(threshold: f64, perms: usize) -> u32 {
+    let chance = 1.0 / 256.0;
+    let need = (threshold * (1.0 - chance) + chance) * perms as f64;
+    (need.ceil().max(0.0) as u32).min(perms as u32)
+}
+
+/// LSH band key of band `band` (rows `band*rows .. band*rows+rows` of the signature), tagged with
+/// the band number so keys of different bands never meet. `None` past the signature's end.
+#[inline]
+pub fn band_key(sig: &[u8], band: usize, rows: usize) -> Option<u64> {
+    let rows_bytes = sig.get(band * rows..band * rows + rows)?;
+    let mut key = band as u64;
+    for &v in rows_bytes {
+        key = (key << 8) | u64::from(v);
+    }
+    // Rows beyond 6 would shift the band tag out; mix to keep all bits in play.
+    Some(if rows > 6 { mix64(key ^ band as u64) } else { key })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sig(items: impl IntoIterator<Item = u64>, perms: usize) -> Box<[u8]> {
+        let mut m = MinHasher::new(perms);
+        for x in items {
+            m.update(x);
+        }
+        m.signature()
+    }
+
+    #[test]
+    fn estimate_tracks_true_jaccard() {
+        // Sets of 1000 with overlap chosen for J = 0.2, 0.5, 0.8; the mean estimate over several
+        // disjoint trials must be within 0.03 of the truth.
+        for &(common, j) in &[(333u64, 0.2), (667, 0.5), (889, 0.8)] {
+            let mut total = 0.0;
+            let trials = 20u64;
+            for t in 0..trials {
+                let base = t * 1_000_000;
+                let a = (0..1000).map(|i| base + i);
+                let b = (0..1000).map(|i| if i < common { base + i } else { base + 500_000 + i });
+                let (sa, sb) = (sig(a, 192), sig(b, 192));
+                total += estimate_jaccard(agreements(&sa, &sb), 192);
+            }
+            let truth = common as f64 / (2000 - common) as f64;
+            assert!((truth - j).abs() < 0.01);
+            let mean = total / trials as f64;
+            assert!((mean - truth).abs() < 0.03, "J={truth} mean estimate {mean}");
+        }
+    }
+
+    #[test]
+    fn duplicates_in_the_input_change_nothing() {
+        assert_eq!(sig([1, 2, 3], 32), sig([3, 2, 1, 1, 2], 32));
+    }
+
+    #[test]
+    fn agreements_for_matches_estimate() {
+        for perms in [64usize, 192] {
+            for t in [0.1, 0.19, 0.5, 0.9] {
+                let k = agreements_for(t, perms);
+                assert!(estimate_jaccard(k, perms) >= t - 1e-12);
+                assert!(k == 0 || estimate_jaccard(k - 1, perms) < t);
+            }
+        }
+    }
+
+    #[test]
+    fn band_keys_differ_by_band() {
+        let s = [1u8, 2, 1, 2];
+        assert_ne!(band_key(&s, 0, 2), band_key(&s, 1, 2));
+        assert_eq!(band_key(&s, 2, 2), None);
+    }
+}

@@ -1,0 +1,208 @@
+//! Text normalization and word splitting: the one definition of "the same words" for every
+//! fingerprint.
+//!
+//! A text is brought to NFKC, Unicode default case folding and NFKC again (the Unicode "compatibility
+//! caseless match" form), then split into words. A word is a maximal run of alphanumeric characters
+//! (and combining marks that follow them); punctuation, symbols and white space only separate
+//! words, so their variants (curly or straight quotes, dashes, non-breaking spaces, line breaks)
+//! never matter. Scripts written without spaces (Han, Hiragana, Katakana, Thai, Lao, Khmer,
+//! Myanmar) give one word per character, as in UAX #29 for ideographs.
+//!
+//! The normalized text is the words joined by single spaces; it is what the exact hash covers.
+//! ASCII input (most of the web) takes a fast path that folds bytes in place; no `String` is
+//! allocated per word, words are byte ranges into one reused buffer.
+
+use unicode_normalization::UnicodeNormalization;
+
+/// Reusable normalization buffers (one per worker thread).
+#[derive(Debug, Default)]
+pub struct Normalizer {
+    folded: String,
+    text: String,
+    words: Vec<(u32, u32)>,
+}
+
+/// The normalized words of one text, borrowed from a [`Normalizer`].
+#[derive(Debug, Clone, Copy)]
+pub struct Normalized<'a> {
+    text: &'a str,
+    words: &'a [(u32, u32)],
+}
+
+impl<'a> Normalized<'a> {
+    /// The words joined by single spaces.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// Number of words.
+    pub fn len(&self) -> usize {
+        self.words.len()
+    }
+
+    /// True when the text has no word.
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// The words, in order.
+    pub fn words(&self) -> impl ExactSizeIterator<Item = &'a str> + 'a {
+        let text = self.text;
+        self.words
+            .iter()
+            .map(move |&(s, e)| text.get(s as usize..e as usize).unwrap_or(""))
+    }
+}
+
+impl Normalizer {
+    /// Empty buffers.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Normalizes `input`, reusing this normalizer's buffers.
+    pub fn normalize(&mut self, input: &str) -> Normalized<'_> {
+        self.text.clear();
+        self.words.clear();
+        let src: &str = if input.is_ascii() {
+            input
+        } else {
+            self.folded.clear();
+            self.folded.extend(
+                caseless::default_case_fold_str(&input.nfkc().collect::<String>())
+                    .nfkc(),
+            );
+            &self.folded
+        };
+        split_words(src, &mut self.text, &mut self.words);
+        Normalized {
+            text: &self.text,
+            words: &self.words,
+        }
+    }
+}
+
+/// Appends the words of the (already folded) `src` to `text`, space-separated, recording ranges.
+fn split_words(src: &str, text: &mut String, words: &mut Vec<(u32, u32)>) {
+    // Words are recorded as u32 offsets; a text past 4 GiB is cut there (no text is that long after
+    // extraction, and the reader bounds records far below).
+    let mut start: Option<usize> = None;
+    for c in src.chars() {
+        if c.is_ascii() {
+            if c.is_ascii_alphanumeric() {
+                if start.is_none() {
+                    start = Some(begin_word(text));
+                }
+                text.push(c.to_ascii_lowercase());
+            } else {
+                end_word(text, words, &mut start);
+            }
+        } else if is_unspaced_script(c) {
+            end_word(text, words, &mut start);
+            start = Some(begin_word(text));
+            text.push(c);
+            end_word(text, words, &mut start);
+        } else if c.is_alphanumeric() || (start.is_some() && is_combining_mark(c)) {
+            if start.is_none() {
+                start = Some(begin_word(text));
+            }
+            text.push(c);
+        } else {
+            end_word(text, words, &mut start);
+        }
+        if text.len() >= u32::MAX as usize - 8 {
+            break;
+        }
+    }
+    end_word(text, words, &mut start);
+}
+
+fn begin_word(text: &mut String) -> usize {
+    if !text.is_empty() {
+        text.push(' ');
+    }
+    text.len()
+}
+
+fn end_word(text: &str, words: &mut Vec<(u32, u32)>, start: &mut Option<usize>) {
+    if let Some(s) = start.take() {
+        words.push((s as u32, text.len() as u32));
+    }
+}
+
+/// Scripts written without spaces between words: each character is a word.
+fn is_unspaced_script(c: char) -> bool {
+    matches!(c as u32,
+        0x0E00..=0x0EFF      // Thai, Lao
+        | 0x1000..=0x109F    // Myanmar
+        | 0x1780..=0x17FF    // Khmer
+        | 0x3040..=0x30FF    // Hiragana, Katakana
+        | 0x3400..=0x4DBF    // CJK extension A
+        | 0x4E00..=0x9FFF    // CJK unified ideographs
+        | 0xF900..=0xFAFF    // CJK compatibility ideographs
+        | 0x20000..=0x3134F  // CJK extensions B-G
+    ) && c.is_alphanumeric()
+}
+
+/// Combining marks that NFKC leaves separate (Indic vowel signs and viramas, Hebrew and Arabic
+/// points, combining diacritics): they continue the word before them.
+fn is_combining_mark(c: char) -> bool {
+    matches!(c as u32,
+        0x0300..=0x036F
+        | 0x0483..=0x0489
+        | 0x0591..=0x05C7
+        | 0x0610..=0x061A
+        | 0x064B..=0x065F
+        | 0x0670
+        | 0x06D6..=0x06ED
+        | 0x0900..=0x0963    // Devanagari .. Sinhala blocks, without their danda punctuation
+        | 0x0966..=0x0DFF
+        | 0x1AB0..=0x1AFF
+        | 0x1DC0..=0x1DFF
+        | 0x20D0..=0x20FF
+        | 0xFE20..=0xFE2F
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        let mut n = Normalizer::new();
+        let r = n.normalize(s);
+        r.words().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn case_punctuation_and_space_variants_are_equal() {
+        let mut n = Normalizer::new();
+        let a = n.normalize("Hello,   World!  It's\u{00A0}\u{201C}fine\u{201D}.").text().to_owned();
+        let b = n.normalize("hello world -- it\u{2019}s \"FINE\"").text().to_owned();
+        assert_eq!(a, "hello world it s fine");
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn unicode_folding_and_compatibility_forms() {
+        // German sharp s folds to "ss"; full-width letters and the "fi" ligature are NFKC-folded;
+        // a decomposed e + acute equals the precomposed letter.
+        assert_eq!(words("STRASSE Straße"), ["strasse", "strasse"]);
+        assert_eq!(words("\u{FF21}\u{FF22}\u{FF23} \u{FB01}ne"), ["abc", "fine"]);
+        assert_eq!(words("caf\u{0065}\u{0301}"), words("CAF\u{00C9}"));
+        assert_eq!(words("ΣΊΣΥΦΟΣ"), words("σίσυφος"));
+    }
+
+    #[test]
+    fn ideographs_are_single_words_and_marks_continue_words() {
+        assert_eq!(words("東京タワー"), ["東", "京", "タ", "ワ", "ー"]);
+        assert_eq!(words("हिन्दी भाषा").len(), 2);
+        assert_eq!(words("число 42, слово"), ["число", "42", "слово"]);
+    }
+
+    #[test]
+    fn empty_and_symbol_only_texts_have_no_words() {
+        assert!(words("").is_empty());
+        assert!(words(" \n\t -- !!! ©®").is_empty());
+    }
+}
