@@ -29,6 +29,9 @@ mod tune {
     pub const SIBLING_SHARE: f32 = 0.2;
     /// Below this share of the page's clean words, the best region is not "the" article.
     pub const ARTICLE_SHARE: f32 = 0.35;
+    /// An element named like furniture but holding more than this share of the page's words is
+    /// a wrapper, not furniture.
+    pub const MAX_FURNITURE_SHARE: f32 = 0.6;
 }
 
 fn tag_weight(tag: Tag) -> f32 {
@@ -50,6 +53,11 @@ fn furniture_tag(tag: Tag) -> bool {
         tag,
         Tag::Nav | Tag::Aside | Tag::Footer | Tag::Menu | Tag::Form
     )
+}
+
+/// Furniture by tag, or by a boilerplate class/id name that no content name contradicts.
+fn is_furniture(node: &crate::dom::Node) -> bool {
+    furniture_tag(node.tag) || (node.hints & hint::NEG != 0 && node.hints & hint::POS == 0)
 }
 
 fn link_density(words: u32, links: u32) -> f32 {
@@ -86,13 +94,6 @@ pub fn select(doc: &Doc, s: &mut Scratch, out: &mut Vec<usize>) {
     s.bad.clear();
     s.bad.resize(n, false);
 
-    // Furniture flag down the tree (parents come first).
-    for i in 0..n {
-        let node = &doc.nodes[i];
-        let own = node.hints & hint::NEG != 0 || furniture_tag(node.tag);
-        let p = node.parent as usize;
-        s.bad[i] = own || (i > 0 && s.bad[p]);
-    }
     // Words and link words up the tree.
     for b in &doc.blocks {
         let i = b.node as usize;
@@ -104,6 +105,15 @@ pub fn select(doc: &Doc, s: &mut Scratch, out: &mut Vec<usize>) {
         s.words[p] += s.words[i];
         s.links[p] += s.links[i];
     }
+    // Furniture flag down the tree (parents come first). A furniture name on an element holding
+    // most of the page is a page-type class (`has-sidebar`, `with-comments`), not furniture.
+    let big = (s.words[0] as f32 * tune::MAX_FURNITURE_SHARE) as u32;
+    for i in 0..n {
+        let node = &doc.nodes[i];
+        let own = is_furniture(node) && s.words[i] <= big;
+        let p = node.parent as usize;
+        s.bad[i] = own || (i > 0 && s.bad[p]);
+    }
     // Rule 1: prose scores its container's parent and grandparent.
     let mut clean_words: u64 = 0;
     for b in &doc.blocks {
@@ -111,9 +121,10 @@ pub fn select(doc: &Doc, s: &mut Scratch, out: &mut Vec<usize>) {
             continue;
         }
         let i = b.node as usize;
-        if !s.bad[i] {
-            clean_words += u64::from(b.words);
+        if s.bad[i] {
+            continue;
         }
+        clean_words += u64::from(b.words);
         let chars = (b.end - b.start) as f32;
         let sc = 1.0 + b.punct as f32 + (chars / 100.0).min(3.0);
         let p = doc.nodes[i].parent as usize;
@@ -134,7 +145,7 @@ pub fn select(doc: &Doc, s: &mut Scratch, out: &mut Vec<usize>) {
     let mut best = 0usize;
     let mut best_score = f32::MIN;
     for i in 1..n {
-        if s.score[i] == 0.0 {
+        if s.score[i] == 0.0 || s.bad[i] {
             continue;
         }
         let node = &doc.nodes[i];
@@ -151,6 +162,9 @@ pub fn select(doc: &Doc, s: &mut Scratch, out: &mut Vec<usize>) {
             best_score = sc;
             best = i;
         }
+    }
+    if std::env::var_os("CRAWLSIFT_EXPLAIN").is_some() {
+        explain(doc, s, best, clean_words);
     }
     s.keep.clear();
     s.keep.resize(n, false);
@@ -189,7 +203,7 @@ pub fn select(doc: &Doc, s: &mut Scratch, out: &mut Vec<usize>) {
         }
         let node = &doc.nodes[i];
         let p = node.parent as usize;
-        let own = node.hints & hint::NEG != 0 || furniture_tag(node.tag);
+        let own = is_furniture(node);
         inner_bad[i] = own || (s.keep[p] && inner_bad[p]);
     }
     for (bi, b) in doc.blocks.iter().enumerate() {
@@ -260,4 +274,30 @@ fn headline_before(doc: &Doc, first: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// Prints the top candidates to stderr (set `CRAWLSIFT_EXPLAIN` to see why a page came out so).
+fn explain(doc: &Doc, s: &Scratch, best: usize, clean_words: u64) {
+    let mut idx: Vec<usize> = (1..doc.nodes.len())
+        .filter(|&i| s.score[i] != 0.0)
+        .collect();
+    idx.sort_by(|&a, &b| s.score[b].total_cmp(&s.score[a]));
+    eprintln!(
+        "best={best} clean_words={clean_words} total_words={}",
+        s.words[0]
+    );
+    for &i in idx.iter().take(8) {
+        let n = &doc.nodes[i];
+        let first = doc
+            .blocks
+            .iter()
+            .find(|b| b.node as usize >= i && (b.node as usize) < n.end as usize);
+        let t: String = first
+            .map(|b| doc.block_text(b).chars().take(60).collect())
+            .unwrap_or_default();
+        eprintln!(
+            "  #{i} {:?} hints={} parent={} score={:.1} words={} links={} bad={} | {t}",
+            n.tag, n.hints, n.parent, s.score[i], s.words[i], s.links[i], s.bad[i]
+        );
+    }
 }

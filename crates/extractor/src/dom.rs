@@ -154,7 +154,8 @@ pub mod hint {
     pub const POS: u8 = 2;
     /// Names comment sections specifically (their text is never main text here).
     pub const COMMENT: u8 = 4;
-    /// Hidden (`hidden` attribute, `display:none`).
+    /// Hidden (`hidden` attribute, `display:none`, `aria-hidden=true`). Class names such as
+    /// `hidden` are not trusted: CSS frameworks show them again at other screen sizes.
     pub const HIDDEN: u8 = 8;
 }
 
@@ -196,7 +197,6 @@ fn word_hint(w: &[u8]) -> u8 {
         b"article" | b"content" | b"entry" | b"hentry" | b"main" | b"post" | b"story" | b"text"
         | b"body" | b"blog" | b"articlebody" | b"entrycontent" | b"postbody" | b"storybody"
         | b"maincontent" | b"article_body" | b"prose" | b"td-post-content" => POS,
-        b"hidden" | b"hide" | b"invisible" | b"sr-only" | b"visually-hidden" => HIDDEN,
         _ => {
             if w.starts_with(b"comment") {
                 NEG | COMMENT

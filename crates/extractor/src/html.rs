@@ -354,8 +354,7 @@ impl Builder<'_> {
                         && !matches!(tag, Tag::Td | Tag::Tr | Tag::Table | Tag::OtherBlock)
                 }
             };
-            // Inside a skipped element only its own end tag (or a nested one) matters.
-            if boundary || (e.skip && tag.kind() != TagKind::Skip) {
+            if boundary {
                 break;
             }
         }
