@@ -32,6 +32,8 @@ mod tune {
     /// An element named like furniture but holding more than this share of the page's words is
     /// a wrapper, not furniture.
     pub const MAX_FURNITURE_SHARE: f32 = 0.6;
+    /// If less than this share of the prose lies outside furniture, furniture names are ignored.
+    pub const MIN_CLEAN_SHARE: f32 = 0.25;
 }
 
 fn tag_weight(tag: Tag) -> f32 {
@@ -113,6 +115,27 @@ pub fn select(doc: &Doc, s: &mut Scratch, out: &mut Vec<usize>) {
         let own = is_furniture(node) && s.words[i] <= big;
         let p = node.parent as usize;
         s.bad[i] = own || (i > 0 && s.bad[p]);
+    }
+    // When furniture names cover nearly all prose, the names are wrong for this page (a layout
+    // table called `menu`, an ASP.NET page-wide `<form>`): trust the text, not the names.
+    let mut prose_words: u64 = 0;
+    let mut prose_clean: u64 = 0;
+    for b in &doc.blocks {
+        if is_prose(doc, b) {
+            prose_words += u64::from(b.words);
+            if !s.bad[b.node as usize] {
+                prose_clean += u64::from(b.words);
+            }
+        }
+    }
+    // Comment sections stay out: they are never the article, however long.
+    if (prose_clean as f32) < tune::MIN_CLEAN_SHARE * prose_words as f32 {
+        for i in 0..n {
+            let node = &doc.nodes[i];
+            let own = node.hints & hint::COMMENT != 0 && node.hints & hint::POS == 0 && s.words[i] <= big;
+            let p = node.parent as usize;
+            s.bad[i] = own || (i > 0 && s.bad[p]);
+        }
     }
     // Rule 1: prose scores its container's parent and grandparent.
     let mut clean_words: u64 = 0;
