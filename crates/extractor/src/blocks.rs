@@ -132,7 +132,8 @@ pub fn select(doc: &Doc, s: &mut Scratch, out: &mut Vec<usize>) {
     if (prose_clean as f32) < tune::MIN_CLEAN_SHARE * prose_words as f32 {
         for i in 0..n {
             let node = &doc.nodes[i];
-            let own = node.hints & hint::COMMENT != 0 && node.hints & hint::POS == 0 && s.words[i] <= big;
+            let own =
+                node.hints & hint::COMMENT != 0 && node.hints & hint::POS == 0 && s.words[i] <= big;
             let p = node.parent as usize;
             s.bad[i] = own || (i > 0 && s.bad[p]);
         }

@@ -168,10 +168,7 @@ pub fn prescan_meta(body: &[u8]) -> Option<&'static Encoding> {
             let mut need_pragma: Option<bool> = None;
             let mut charset: Option<&'static Encoding> = None;
             let mut seen_charset_attr = false;
-            loop {
-                let Some((name, value, next)) = get_attribute(b, i) else {
-                    break;
-                };
+            while let Some((name, value, next)) = get_attribute(b, i) {
                 i = next;
                 if name.eq_ignore_ascii_case(b"http-equiv") {
                     if value.eq_ignore_ascii_case(b"content-type") {

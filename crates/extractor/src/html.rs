@@ -164,6 +164,11 @@ impl Builder<'_> {
 
     /// A tag is a Finn token: it ends the current word run.
     fn tag_token(&mut self) {
+        self.flush_chunk();
+        self.doc.tags = self.doc.tags.saturating_add(1);
+    }
+
+    fn flush_chunk(&mut self) {
         if self.chunk_words > 0 {
             if let Some(start) = self.chunk_start {
                 let end = self.doc.text.len() as u32;
@@ -177,7 +182,6 @@ impl Builder<'_> {
         }
         self.chunk_words = 0;
         self.chunk_start = None;
-        self.doc.tags = self.doc.tags.saturating_add(1);
     }
 
     fn end_block(&mut self) {
@@ -211,10 +215,8 @@ impl Builder<'_> {
         if kind == TagKind::Void {
             if self.skip_depth == 0 {
                 match tag {
-                    Tag::Br => {
-                        if self.blk_start.is_some() {
-                            self.pending_newline = true;
-                        }
+                    Tag::Br if self.blk_start.is_some() => {
+                        self.pending_newline = true;
                     }
                     _ => {
                         // `<hr>` and other void blocks are not distinguished: images and inputs
@@ -432,7 +434,7 @@ impl Builder<'_> {
     }
 
     fn finish(&mut self) {
-        self.tag_token();
+        self.flush_chunk();
         self.pop_to(0);
         self.end_block();
         let end = self.doc.nodes.len() as u32;
@@ -466,7 +468,7 @@ mod tests {
         assert_eq!(d.title, "A & B");
         assert_eq!(d.text, "Fish & chips\nand peas\ntwo words\ntail");
         assert_eq!(d.blocks.len(), 3);
-        assert_eq!(d.blocks[0].words, 4);
+        assert_eq!(d.blocks[0].words, 5);
     }
 
     #[test]
