@@ -126,7 +126,7 @@ pub const DEDUP_SIMHASH_MAX_HAMMING: u32 = 3;
 /// Documents with fewer normalized words than this are reported as too short to judge and never
 /// clustered: their text is mostly template (log-in, search, tag pages). 50 is the lower bound the
 /// Gopher quality rules use for a real document.
-pub const DEDUP_MIN_WORDS: usize = 50;
+pub const DEDUP_MIN_WORDS: usize = 100;
 
 /// Most earlier documents one document is compared with inside one LSH bucket. A bucket shared by
 /// thousands of documents (a hostile or template-heavy crawl) would otherwise cost quadratic time;

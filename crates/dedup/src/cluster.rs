@@ -223,7 +223,10 @@ impl Clusterer {
         };
         let mut keyed: Vec<(u128, u32)> = Vec::with_capacity(heads.len());
         let window = cfg.max_bucket_compare;
-        let scan = |keyed: &mut Vec<(u128, u32)>, edges: &mut Vec<Edge>, checks: &mut u64, skipped: &mut u64| {
+        let scan = |keyed: &mut Vec<(u128, u32)>,
+                    edges: &mut Vec<Edge>,
+                    checks: &mut u64,
+                    skipped: &mut u64| {
             keyed.sort_unstable();
             for run in keyed.chunk_by(|x, y| x.0 == y.0) {
                 for (p, &(_, b)) in run.iter().enumerate() {
@@ -241,10 +244,17 @@ impl Clusterer {
         };
         for band in 0..cfg.lsh_bands {
             keyed.clear();
-            keyed.extend(heads.iter().filter_map(|&h| {
-                band_key(sig(h), band, cfg.lsh_rows).map(|k| (u128::from(k), h))
-            }));
-            scan(&mut keyed, &mut edges, &mut stats.minhash_candidate_checks, &mut stats.bucket_comparisons_skipped);
+            keyed.extend(
+                heads.iter().filter_map(|&h| {
+                    band_key(sig(h), band, cfg.lsh_rows).map(|k| (u128::from(k), h))
+                }),
+            );
+            scan(
+                &mut keyed,
+                &mut edges,
+                &mut stats.minhash_candidate_checks,
+                &mut stats.bucket_comparisons_skipped,
+            );
         }
         for block in 0..=cfg.simhash_max_hamming as usize {
             keyed.clear();
@@ -253,12 +263,22 @@ impl Clusterer {
                     .nth(block)
                     .map(|k| (k, h))
             }));
-            scan(&mut keyed, &mut edges, &mut stats.simhash_candidate_checks, &mut stats.bucket_comparisons_skipped);
+            scan(
+                &mut keyed,
+                &mut edges,
+                &mut stats.simhash_candidate_checks,
+                &mut stats.bucket_comparisons_skipped,
+            );
         }
         stats.verified_pairs = edges.len() as u64;
 
         // 5: guarded union-find, strongest edges first.
-        edges.sort_unstable_by(|x, y| y.agree.cmp(&x.agree).then(x.a.cmp(&y.a)).then(x.b.cmp(&y.b)));
+        edges.sort_unstable_by(|x, y| {
+            y.agree
+                .cmp(&x.agree)
+                .then(x.a.cmp(&y.a))
+                .then(x.b.cmp(&y.b))
+        });
         let guard = agreements_for(cfg.min_jaccard / 2.0, cfg.minhash_perms);
         let mut uf = UnionFind::new(n);
         for e in &edges {
@@ -268,7 +288,8 @@ impl Clusterer {
             }
             // Roots are the lowest index of their set: the representatives.
             if agreements(sig(ra), sig(rb)) < guard
-                && hamming(fps[ra as usize].simhash, fps[rb as usize].simhash) > cfg.simhash_max_hamming
+                && hamming(fps[ra as usize].simhash, fps[rb as usize].simhash)
+                    > cfg.simhash_max_hamming
             {
                 stats.chain_guard_refusals += 1;
                 continue;
@@ -307,13 +328,25 @@ impl Clusterer {
                         };
                         let similarity = match kind {
                             MatchKind::Representative => 1.0,
-                            MatchKind::Exact if fps[d as usize].exact == fps[rep as usize].exact => 1.0,
-                            _ => estimate_jaccard(agreements(sig(d), sig(rep)), cfg.minhash_perms) as f32,
+                            MatchKind::Exact
+                                if fps[d as usize].exact == fps[rep as usize].exact =>
+                            {
+                                1.0
+                            }
+                            _ => estimate_jaccard(agreements(sig(d), sig(rep)), cfg.minhash_perms)
+                                as f32,
                         };
-                        Member { doc: d, similarity, kind }
+                        Member {
+                            doc: d,
+                            similarity,
+                            kind,
+                        }
                     })
                     .collect();
-                Cluster { representative: rep, members }
+                Cluster {
+                    representative: rep,
+                    members,
+                }
             })
             .collect();
         clusters.sort_unstable_by_key(|c| c.representative);

@@ -55,10 +55,16 @@ impl DedupConfig {
     pub fn validate(&self) -> Result<(), DedupError> {
         let bad = |m: String| Err(DedupError::InvalidConfig(m));
         if !(1..=64).contains(&self.shingle_words) {
-            return bad(format!("shingle_words {} not in 1..=64", self.shingle_words));
+            return bad(format!(
+                "shingle_words {} not in 1..=64",
+                self.shingle_words
+            ));
         }
         if !(1..=4096).contains(&self.minhash_perms) {
-            return bad(format!("minhash_perms {} not in 1..=4096", self.minhash_perms));
+            return bad(format!(
+                "minhash_perms {} not in 1..=4096",
+                self.minhash_perms
+            ));
         }
         if !(1..=6).contains(&self.lsh_rows) {
             return bad(format!("lsh_rows {} not in 1..=6", self.lsh_rows));
@@ -76,7 +82,10 @@ impl DedupConfig {
             return bad(format!("min_jaccard {} not in [0, 1]", self.min_jaccard));
         }
         if self.simhash_max_hamming > 31 {
-            return bad(format!("simhash_max_hamming {} > 31", self.simhash_max_hamming));
+            return bad(format!(
+                "simhash_max_hamming {} > 31",
+                self.simhash_max_hamming
+            ));
         }
         if self.max_bucket_compare == 0 {
             return bad("max_bucket_compare must be at least 1".into());
@@ -115,6 +124,7 @@ pub struct Fingerprinter {
     min_words: usize,
     normalizer_words: Vec<u64>,
     sorted: Vec<u64>,
+    shingles: Vec<u64>,
     roller: ShingleRoller,
     minhasher: MinHasher,
     normalizer: NormalizerCell,
@@ -138,6 +148,7 @@ impl Fingerprinter {
             min_words: cfg.min_words,
             normalizer_words: Vec::new(),
             sorted: Vec::new(),
+            shingles: Vec::new(),
             roller: ShingleRoller::new(cfg.shingle_words.clamp(1, 64)),
             minhasher: MinHasher::new(cfg.minhash_perms.clamp(1, 4096)),
             normalizer: NormalizerCell::default(),
@@ -171,8 +182,10 @@ impl Fingerprinter {
             Box::new([])
         } else {
             self.minhasher.reset();
-            let mh = &mut self.minhasher;
-            self.roller.for_each_shingle(words, |fp| mh.update(fp));
+            self.shingles.clear();
+            let shingles = &mut self.shingles;
+            self.roller.for_each_shingle(words, |fp| shingles.push(fp));
+            self.minhasher.update_all(&self.shingles);
             self.minhasher.signature()
         };
         Fingerprint {
@@ -195,13 +208,19 @@ mod tests {
         let mut c = DedupConfig::default();
         c.lsh_bands = c.minhash_perms;
         assert!(c.validate().is_err());
-        let c = DedupConfig { min_jaccard: 1.5, ..DedupConfig::default() };
+        let c = DedupConfig {
+            min_jaccard: 1.5,
+            ..DedupConfig::default()
+        };
         assert!(c.validate().is_err());
     }
 
     #[test]
     fn normalization_variants_have_the_same_fingerprint() {
-        let cfg = DedupConfig { min_words: 3, ..DedupConfig::default() };
+        let cfg = DedupConfig {
+            min_words: 3,
+            ..DedupConfig::default()
+        };
         let mut f = Fingerprinter::new(&cfg);
         let a = f.fingerprint("The quick brown fox -- jumps over the lazy dog.");
         let b = f.fingerprint("the QUICK brown fox jumps\nover the “lazy” dog");

@@ -28,6 +28,32 @@ pub struct MinHasher {
     a: Vec<u32>,
     b: Vec<u32>,
     mins: Vec<u32>,
+    /// The CPU runs AVX2: the same loop compiled for it is 4-5x faster (eight 32-bit lanes).
+    #[cfg(target_arch = "x86_64")]
+    avx2: bool,
+}
+
+/// The MinHash inner loop: for each shingle, each permutation's value, kept if smaller. Written
+/// so the compiler vectorizes it over permutations.
+#[inline(always)]
+fn update_portable(mins: &mut [u32], a: &[u32], b: &[u32], shingle_fps: &[u64]) {
+    for &fp in shingle_fps {
+        let x = (mix64(fp) >> 32) as u32;
+        for ((m, &a), &b) in mins.iter_mut().zip(a).zip(b) {
+            let h = a.wrapping_mul(x).wrapping_add(b);
+            *m = (*m).min(h);
+        }
+    }
+}
+
+/// [`update_portable`] compiled with AVX2 enabled.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn update_avx2(mins: &mut [u32], a: &[u32], b: &[u32], shingle_fps: &[u64]) {
+    update_portable(mins, a, b, shingle_fps)
 }
 
 impl MinHasher {
@@ -49,6 +75,8 @@ impl MinHasher {
             a,
             b,
             mins: vec![u32::MAX; perms],
+            #[cfg(target_arch = "x86_64")]
+            avx2: std::arch::is_x86_feature_detected!("avx2"),
         }
     }
 
@@ -65,13 +93,18 @@ impl MinHasher {
     /// Adds one shingle fingerprint (adding it twice changes nothing).
     #[inline]
     pub fn update(&mut self, shingle_fp: u64) {
-        let x = (mix64(shingle_fp) >> 32) as u32;
-        for ((m, &a), &b) in self.mins.iter_mut().zip(&self.a).zip(&self.b) {
-            let h = a.wrapping_mul(x).wrapping_add(b);
-            if h < *m {
-                *m = h;
-            }
+        self.update_all(&[shingle_fp]);
+    }
+
+    /// Adds shingle fingerprints (in any order, repeats allowed).
+    pub fn update_all(&mut self, shingle_fps: &[u64]) {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: `avx2` is true only when the running CPU reported AVX2 support.
+            unsafe { update_avx2(&mut self.mins, &self.a, &self.b, shingle_fps) };
+            return;
         }
+        update_portable(&mut self.mins, &self.a, &self.b, shingle_fps);
     }
 
     /// The b-bit signature of the shingles added since the last reset (8 bits per permutation).
@@ -118,7 +151,11 @@ pub fn band_key(sig: &[u8], band: usize, rows: usize) -> Option<u64> {
         key = (key << 8) | u64::from(v);
     }
     // Rows beyond 6 would shift the band tag out; mix to keep all bits in play.
-    Some(if rows > 6 { mix64(key ^ band as u64) } else { key })
+    Some(if rows > 6 {
+        mix64(key ^ band as u64)
+    } else {
+        key
+    })
 }
 
 #[cfg(test)]
@@ -143,15 +180,36 @@ mod tests {
             for t in 0..trials {
                 let base = t * 1_000_000;
                 let a = (0..1000).map(|i| base + i);
-                let b = (0..1000).map(|i| if i < common { base + i } else { base + 500_000 + i });
+                let b = (0..1000).map(|i| {
+                    if i < common {
+                        base + i
+                    } else {
+                        base + 500_000 + i
+                    }
+                });
                 let (sa, sb) = (sig(a, 192), sig(b, 192));
                 total += estimate_jaccard(agreements(&sa, &sb), 192);
             }
             let truth = common as f64 / (2000 - common) as f64;
             assert!((truth - j).abs() < 0.01);
             let mean = total / trials as f64;
-            assert!((mean - truth).abs() < 0.03, "J={truth} mean estimate {mean}");
+            assert!(
+                (mean - truth).abs() < 0.03,
+                "J={truth} mean estimate {mean}"
+            );
         }
+    }
+
+    #[test]
+    fn vectorized_and_portable_loops_agree() {
+        let fps: Vec<u64> = (0..500u64)
+            .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .collect();
+        let mut m = MinHasher::new(192);
+        m.update_all(&fps);
+        let mut mins = vec![u32::MAX; 192];
+        update_portable(&mut mins, &m.a, &m.b, &fps);
+        assert_eq!(m.mins, mins);
     }
 
     #[test]

@@ -61,20 +61,29 @@ impl Normalizer {
     }
 
     /// Normalizes `input`, reusing this normalizer's buffers.
+    ///
+    /// The text is cut at ASCII white space, where neither normalization nor folding can join or
+    /// reorder characters across the cut (a space is a starter with no compositions), so each
+    /// piece is normalized alone: pure-ASCII pieces (nearly all words of most pages) skip the
+    /// Unicode machinery, which runs without allocating on the others.
     pub fn normalize(&mut self, input: &str) -> Normalized<'_> {
+        use caseless::Caseless;
         self.text.clear();
         self.words.clear();
-        let src: &str = if input.is_ascii() {
-            input
+        if input.is_ascii() {
+            split_words(input, &mut self.text, &mut self.words);
         } else {
-            self.folded.clear();
-            self.folded.extend(
-                caseless::default_case_fold_str(&input.nfkc().collect::<String>())
-                    .nfkc(),
-            );
-            &self.folded
-        };
-        split_words(src, &mut self.text, &mut self.words);
+            for piece in input.split(|c: char| c.is_ascii_whitespace()) {
+                if piece.is_ascii() {
+                    split_words(piece, &mut self.text, &mut self.words);
+                } else {
+                    self.folded.clear();
+                    self.folded
+                        .extend(piece.chars().nfkc().default_case_fold().nfkc());
+                    split_words(&self.folded, &mut self.text, &mut self.words);
+                }
+            }
+        }
         Normalized {
             text: &self.text,
             words: &self.words,
@@ -177,8 +186,14 @@ mod tests {
     #[test]
     fn case_punctuation_and_space_variants_are_equal() {
         let mut n = Normalizer::new();
-        let a = n.normalize("Hello,   World!  It's\u{00A0}\u{201C}fine\u{201D}.").text().to_owned();
-        let b = n.normalize("hello world -- it\u{2019}s \"FINE\"").text().to_owned();
+        let a = n
+            .normalize("Hello,   World!  It's\u{00A0}\u{201C}fine\u{201D}.")
+            .text()
+            .to_owned();
+        let b = n
+            .normalize("hello world -- it\u{2019}s \"FINE\"")
+            .text()
+            .to_owned();
         assert_eq!(a, "hello world it s fine");
         assert_eq!(a, b);
     }
@@ -188,7 +203,10 @@ mod tests {
         // German sharp s folds to "ss"; full-width letters and the "fi" ligature are NFKC-folded;
         // a decomposed e + acute equals the precomposed letter.
         assert_eq!(words("STRASSE Straße"), ["strasse", "strasse"]);
-        assert_eq!(words("\u{FF21}\u{FF22}\u{FF23} \u{FB01}ne"), ["abc", "fine"]);
+        assert_eq!(
+            words("\u{FF21}\u{FF22}\u{FF23} \u{FB01}ne"),
+            ["abc", "fine"]
+        );
         assert_eq!(words("caf\u{0065}\u{0301}"), words("CAF\u{00C9}"));
         assert_eq!(words("ΣΊΣΥΦΟΣ"), words("σίσυφος"));
     }
@@ -198,6 +216,31 @@ mod tests {
         assert_eq!(words("東京タワー"), ["東", "京", "タ", "ワ", "ー"]);
         assert_eq!(words("हिन्दी भाषा").len(), 2);
         assert_eq!(words("число 42, слово"), ["число", "42", "слово"]);
+    }
+
+    /// The definition: NFKC, case fold, NFKC over the whole text, then word splitting.
+    fn reference(s: &str) -> String {
+        let folded: String = caseless::default_case_fold_str(&s.nfkc().collect::<String>())
+            .nfkc()
+            .collect();
+        let (mut text, mut words) = (String::new(), Vec::new());
+        split_words(&folded, &mut text, &mut words);
+        text
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn piecewise_normalization_equals_whole_text(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "a", "Z", "9", " ", "\n", ".", "'", "\u{0301}", "\u{0345}", "\u{00C9}", "\u{00DF}",
+                "\u{FB01}", "\u{00A0}", "\u{2019}", "\u{03A3}", "\u{1100}", "\u{1161}", "\u{AC00}",
+                "\u{6771}", "\u{0915}", "\u{094D}", "\u{FF21}", "\u{2460}", "\u{0130}",
+            ]), 0..40)
+        ) {
+            let s: String = parts.concat();
+            let mut n = Normalizer::new();
+            proptest::prop_assert_eq!(n.normalize(&s).text(), reference(&s));
+        }
     }
 
     #[test]

@@ -51,7 +51,10 @@ mod tests {
         // 1 - (1 - 0.5^2)^1 = 0.25 ; 1 - (1 - 0.2^2)^96 = 1 - 0.96^96
         assert!(close(minhash_candidate(0.5, 2, 1), 0.25));
         assert!(close(minhash_candidate(0.2, 2, 96), 1.0 - 0.96f64.powi(96)));
-        assert!(close(simhash_bit_agreement(std::f64::consts::PI / 2.0), 0.5));
+        assert!(close(
+            simhash_bit_agreement(std::f64::consts::PI / 2.0),
+            0.5
+        ));
         assert!(close(simhash_bit_agreement(0.0), 1.0));
         assert!(close(bbit_minhash_candidate(0.0, 8, 1, 1), 1.0 / 256.0));
         assert!(close(minhash_candidate(1.0, 3, 5), 1.0));

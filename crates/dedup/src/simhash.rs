@@ -20,9 +20,10 @@ pub fn simhash(features: impl IntoIterator<Item = (u64, f32)>) -> u64 {
             *slot += sign * w;
         }
     }
-    acc.iter()
-        .enumerate()
-        .fold(0u64, |s, (bit, &v)| if v > 0.0 { s | (1u64 << bit) } else { s })
+    acc.iter().enumerate().fold(
+        0u64,
+        |s, (bit, &v)| if v > 0.0 { s | (1u64 << bit) } else { s },
+    )
 }
 
 /// Hamming distance of two SimHashes.
@@ -40,7 +41,11 @@ pub fn block_keys(sh: u64, max_hamming: u32) -> impl Iterator<Item = u128> {
     let mut start = 0usize;
     (0..blocks).map(move |i| {
         let width = base + usize::from(i < extra);
-        let mask = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+        let mask = if width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << width) - 1
+        };
         let bits = (sh >> start) & mask;
         start += width;
         ((i as u128) << 64) | u128::from(bits)
