@@ -124,8 +124,11 @@ pub const DEDUP_MIN_JACCARD: f64 = 0.19;
 pub const DEDUP_SIMHASH_MAX_HAMMING: u32 = 3;
 
 /// Documents with fewer normalized words than this are reported as too short to judge and never
-/// clustered: their text is mostly template (log-in, search, tag pages). 50 is the lower bound the
-/// Gopher quality rules use for a real document.
+/// clustered. Below ~100 words a page's main text is a stub (log-in, error, search, tag page) whose
+/// words are mostly its site's template, and two stubs of one site are textually the same page
+/// although they are not copies. Measured on Resiliparse texts: such stubs reach 88 words (template
+/// text leaks into the main text), articles start at ~140; with 50 (Gopher's minimum) 21% of the
+/// stubs were chained into one cluster, with 100 none.
 pub const DEDUP_MIN_WORDS: usize = 100;
 
 /// Most earlier documents one document is compared with inside one LSH bucket. A bucket shared by

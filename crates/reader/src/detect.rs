@@ -1,0 +1,100 @@
+//! Format and compression detection from the bytes (never from file names).
+
+use crate::arc;
+use crate::record::Format;
+use crate::report::Compression;
+use crate::split::skip_blank;
+use crate::warc;
+
+/// Compression of an input from its first bytes (gzip, LZ4 frame, zstd frame magic numbers).
+pub fn detect_compression(b: &[u8]) -> Compression {
+    if b.starts_with(&[0x1f, 0x8b]) {
+        Compression::Gzip
+    } else if b.starts_with(&[0x04, 0x22, 0x4d, 0x18]) {
+        Compression::Lz4
+    } else if b.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        Compression::Zstd
+    } else {
+        Compression::None
+    }
+}
+
+/// How far into decoded data detection looks for a first record.
+const DETECT_WINDOW: usize = 64 << 10;
+
+/// Archive format of decoded bytes: `Ok(Some(f))`, `Ok(None)` when the bytes are not any known
+/// format, `Err(())` when more bytes are needed to decide (only while `!eof`).
+#[allow(clippy::result_unit_err)]
+pub fn detect_format(b: &[u8], eof: bool) -> Result<Option<Format>, ()> {
+    let mut p = skip_blank(b, 0);
+    if b[p..].starts_with(b"\xef\xbb\xbf") {
+        p = skip_blank(b, p + 3);
+    }
+    let rest = &b[p..];
+    if rest.len() < 6 && !eof {
+        return Err(());
+    }
+    if warc::is_warc_start(rest) {
+        return Ok(Some(Format::Warc));
+    }
+    if rest.starts_with(b"<DOC>") || rest.starts_with(b"<DOC ") {
+        return Ok(Some(Format::Trec));
+    }
+    let nl = memchr::memchr(b'\n', rest);
+    match nl {
+        Some(n) if arc::parse_line(&rest[..n]).is_some() => return Ok(Some(Format::Arc)),
+        None if !eof && rest.len() < DETECT_WINDOW => return Err(()),
+        _ => {}
+    }
+    // Something else first (garbage, comments): look a little further.
+    let win = &b[..b.len().min(DETECT_WINDOW)];
+    if !eof && win.len() < DETECT_WINDOW {
+        return Err(());
+    }
+    let warc_at = warc::find_warc_line(win, 0);
+    let trec_at =
+        memchr::memmem::find(win, b"<DOC>").or_else(|| memchr::memmem::find(win, b"<DOC "));
+    // TREC only when nothing but blanks and comments precede the first <DOC> (a text file that
+    // mentions <DOC> is not a collection); WARC after leading garbage is resynced on.
+    let trec_ok = |t: usize| crate::trec::skipped_is_benign(&win[..t]);
+    Ok(match (warc_at, trec_at) {
+        (Some(w), Some(t)) if t < w && trec_ok(t) => Some(Format::Trec),
+        (Some(_), _) => Some(Format::Warc),
+        (None, Some(t)) if trec_ok(t) => Some(Format::Trec),
+        _ => None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_from_bytes() {
+        assert_eq!(detect_compression(b"\x1f\x8b\x08"), Compression::Gzip);
+        assert_eq!(detect_compression(b"\x28\xb5\x2f\xfd"), Compression::Zstd);
+        assert_eq!(detect_compression(b"\x04\x22\x4d\x18"), Compression::Lz4);
+        assert_eq!(detect_compression(b"WARC/1.0"), Compression::None);
+        assert_eq!(
+            detect_format(b"\r\nWARC/1.0\r\n", true),
+            Ok(Some(Format::Warc))
+        );
+        assert_eq!(
+            detect_format(b"<DOC>\n<DOCNO>x</DOCNO>", true),
+            Ok(Some(Format::Trec))
+        );
+        assert_eq!(
+            detect_format(
+                b"filedesc://x.arc 0.0.0.0 20080430204825 text/plain 76\n1 0 IA\n",
+                true
+            ),
+            Ok(Some(Format::Arc))
+        );
+        assert_eq!(
+            detect_format(b"<!-- c -->\n<DOC id=\"a\">", true),
+            Ok(Some(Format::Trec))
+        );
+        assert_eq!(detect_format(b"hello world\n", true), Ok(None));
+        assert_eq!(detect_format(b"WAR", false), Err(()));
+    }
+}

@@ -1,0 +1,122 @@
+//! Error types of the reader: file-level [`ReadError`] (the input could not be read at all),
+//! record-level [`ErrorKind`] + [`RecordError`] (counted, reported with a byte offset, and skipped),
+//! and [`HttpError`] (an HTTP message inside a record could not be parsed).
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// A failure that stops reading one input. Record-level problems never produce this: they are
+/// counted in the [`crate::FileReport`] and the reader goes on with the next record.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The input could not be opened (or a directory could not be listed).
+    #[error("{path}: cannot open: {source}")]
+    Open {
+        /// The input path.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// Reading failed at a byte offset of the input (for example a broken pipe on stdin).
+    #[error("{path}: read error at byte {offset}: {source}")]
+    Io {
+        /// The input path (`-` for stdin).
+        path: PathBuf,
+        /// Bytes of the input consumed before the failure.
+        offset: u64,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// A worker thread panicked (a bug: input can never cause this).
+    #[error("{path}: internal error: {message}")]
+    Internal {
+        /// The input path.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// The kinds of record-level errors, counted per file. Names are stable (`as_str`) because they
+/// appear in summaries and JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ErrorKind {
+    /// A record header that does not parse (no `WARC/` line, bad ARC header line, header too long).
+    BadHeader,
+    /// Input ended inside a record; the record is kept with the bytes that exist.
+    Truncated,
+    /// A gzip member that is corrupt, truncated, fails its CRC, or bytes that are not gzip where a
+    /// member should start.
+    BadGzip,
+    /// A WARC/ARC length that does not match where the next record starts (record kept, resynced).
+    BadLength,
+    /// A WARC record without a usable `Content-Length` (record kept up to the next `WARC/` line).
+    MissingLength,
+    /// A record or member larger than the configured bound, or an inflate bomb: skipped.
+    TooLarge,
+    /// Bytes between records that belong to no record (trailing garbage, stray text).
+    Garbage,
+    /// A TREC `<DOC>` without a `<DOCNO>` (or `id` attribute): skipped.
+    MissingDocno,
+    /// A TREC `</DOC>` with no open `<DOC>`.
+    StrayEnd,
+    /// A TREC `<DOC>` whose `</DOC>` never comes before the next `<DOC>` or the end of input.
+    MissingEnd,
+    /// An LZ4/zstd stream that fails to decode.
+    BadCompression,
+}
+
+impl ErrorKind {
+    /// Stable snake_case name, as used in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::BadHeader => "bad_header",
+            ErrorKind::Truncated => "truncated",
+            ErrorKind::BadGzip => "bad_gzip",
+            ErrorKind::BadLength => "bad_length",
+            ErrorKind::MissingLength => "missing_length",
+            ErrorKind::TooLarge => "too_large",
+            ErrorKind::Garbage => "garbage",
+            ErrorKind::MissingDocno => "missing_docno",
+            ErrorKind::StrayEnd => "stray_end",
+            ErrorKind::MissingEnd => "missing_end",
+            ErrorKind::BadCompression => "bad_compression",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One record-level error: its kind, the byte offset in the input file (of the gzip member for
+/// compressed input) and a message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordError {
+    /// What went wrong.
+    pub kind: ErrorKind,
+    /// Byte offset in the input file (for compressed input: of the member holding the problem).
+    pub offset: u64,
+    /// Human-readable detail.
+    pub message: String,
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "byte {}: {}: {}", self.offset, self.kind, self.message)
+    }
+}
+
+/// Why an HTTP message inside a record could not be parsed. A body that does not decode as its
+/// headers claim is *not* an error: it falls back to the raw body (see [`crate::HttpResponse`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HttpError {
+    /// The first line is not an `HTTP/x.y NNN` status line.
+    #[error("bad HTTP status line")]
+    BadStatusLine,
+    /// The header block does not end within the bound.
+    #[error("HTTP header block larger than {0} bytes")]
+    HeaderTooLarge(usize),
+}

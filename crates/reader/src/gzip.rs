@@ -1,0 +1,455 @@
+//! Gzip members of a memory-mapped file: header parsing, member-by-member inflation into the
+//! caller's batch buffer (one reused inflate state, CRC and size checked, bomb-bounded), resync
+//! after a broken member, and [`find_member_start`], which the parallel reader uses to cut a file
+//! into ranges that start on real member boundaries.
+
+use std::io;
+
+use bytes::Bytes;
+use crawlsift_common::limits::{
+    INFLATE_RATIO_GRACE_BYTES, MAX_HEADER_BYTES, MAX_INFLATE_RATIO, MAX_RECORD_BYTES,
+};
+use flate2::{Decompress, FlushDecompress, Status};
+
+use crate::decode::{Decode, Mark};
+use crate::error::ErrorKind;
+use crate::report::FileReport;
+
+/// The first three bytes of every gzip member (magic + deflate method).
+pub const GZIP_MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
+
+/// Result of parsing a gzip member header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GzHeader {
+    /// A valid header of this many bytes.
+    Ok(usize),
+    /// The bytes end inside what could be a valid header.
+    Incomplete,
+    /// Not a gzip member header.
+    Invalid,
+}
+
+/// Parses a gzip member header (RFC 1952: FEXTRA, FNAME, FCOMMENT, FHCRC; reserved flags must be 0).
+pub fn parse_header(b: &[u8]) -> GzHeader {
+    let n = b.len().min(3);
+    if b[..n] != GZIP_MAGIC[..n] {
+        return GzHeader::Invalid;
+    }
+    if b.len() < 10 {
+        return if b.len() > 3 && b[3] & 0xe0 != 0 {
+            GzHeader::Invalid
+        } else {
+            GzHeader::Incomplete
+        };
+    }
+    let flg = b[3];
+    if flg & 0xe0 != 0 {
+        return GzHeader::Invalid;
+    }
+    let mut i = 10usize;
+    if flg & 0x04 != 0 {
+        let Some(x) = b.get(i..i + 2) else {
+            return GzHeader::Incomplete;
+        };
+        i += 2 + u16::from_le_bytes([x[0], x[1]]) as usize;
+    }
+    for flag in [0x08u8, 0x10] {
+        if flg & flag != 0 {
+            let from = i.min(b.len());
+            let lim = b.len().min(from + MAX_HEADER_BYTES);
+            match memchr::memchr(0, &b[from..lim]) {
+                Some(z) => i = from + z + 1,
+                None if lim - from >= MAX_HEADER_BYTES => return GzHeader::Invalid,
+                None => return GzHeader::Incomplete,
+            }
+        }
+    }
+    if flg & 0x02 != 0 {
+        i += 2;
+    }
+    if i > b.len() {
+        GzHeader::Incomplete
+    } else {
+        GzHeader::Ok(i)
+    }
+}
+
+/// Position of the next gzip magic with a valid header at or after `from`.
+fn next_header(data: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    while i < data.len() {
+        let p = i + memchr::memmem::find(&data[i..], &GZIP_MAGIC)?;
+        if matches!(parse_header(&data[p..]), GzHeader::Ok(_)) {
+            return Some(p);
+        }
+        i = p + 1;
+    }
+    None
+}
+
+/// Whether `out` bytes of output from `inp` bytes of input exceed the inflate-ratio bound.
+fn is_bomb(out: u64, inp: u64) -> bool {
+    out > inp
+        .saturating_mul(MAX_INFLATE_RATIO)
+        .saturating_add(INFLATE_RATIO_GRACE_BYTES)
+}
+
+struct Member {
+    start: usize,
+    out: u64,
+    inp: u64,
+}
+
+/// Inflates the members of a gzip file one after another into the caller's batch buffer.
+pub(crate) struct GzipStream {
+    data: Bytes,
+    /// Input offset of `data[0]` in the file (ranges of the parallel reader start mid-file).
+    base: u64,
+    pos: usize,
+    member: Option<Member>,
+    inflater: Decompress,
+    crc: crc32fast::Hasher,
+    /// Members inflated (for reports and tests).
+    pub members: u64,
+}
+
+impl GzipStream {
+    pub(crate) fn new(data: Bytes, base: u64) -> Self {
+        GzipStream {
+            data,
+            base,
+            pos: 0,
+            member: None,
+            inflater: Decompress::new(false),
+            crc: crc32fast::Hasher::new(),
+            members: 0,
+        }
+    }
+
+    /// Skips to the next valid member header at or after `from` (or to the end).
+    fn resync(&mut self, from: usize) {
+        self.pos = next_header(&self.data, from).unwrap_or(self.data.len());
+    }
+}
+
+impl Decode for GzipStream {
+    fn fill(
+        &mut self,
+        out: &mut Vec<u8>,
+        want: usize,
+        marks: &mut Vec<Mark>,
+        report: &mut FileReport,
+    ) -> io::Result<bool> {
+        let start_len = out.len();
+        loop {
+            if out.len() >= want && out.len() > start_len {
+                return Ok(false);
+            }
+            if self.member.is_none() {
+                // Between members: NUL padding is tolerated silently.
+                while self.data.get(self.pos) == Some(&0) {
+                    self.pos += 1;
+                }
+                if self.pos >= self.data.len() {
+                    return Ok(true);
+                }
+                match parse_header(&self.data[self.pos..]) {
+                    GzHeader::Ok(h) => {
+                        self.member = Some(Member {
+                            start: self.pos,
+                            out: 0,
+                            inp: 0,
+                        });
+                        marks.push(Mark {
+                            at: out.len(),
+                            src: self.base + self.pos as u64,
+                            linear: false,
+                        });
+                        self.pos += h;
+                        self.inflater.reset(false);
+                        self.crc = crc32fast::Hasher::new();
+                        self.members += 1;
+                    }
+                    GzHeader::Incomplete => {
+                        report.error(
+                            ErrorKind::BadGzip,
+                            self.base + self.pos as u64,
+                            "input ends inside a gzip member header".into(),
+                        );
+                        self.pos = self.data.len();
+                        return Ok(true);
+                    }
+                    GzHeader::Invalid => {
+                        let at = self.pos;
+                        self.resync(at + 1);
+                        report.error(
+                            ErrorKind::Garbage,
+                            self.base + at as u64,
+                            format!("{} bytes that are not a gzip member", self.pos - at),
+                        );
+                        continue;
+                    }
+                }
+            }
+            // Inflate the current member into the spare capacity of `out`.
+            let room = want.saturating_sub(out.len()).clamp(1 << 10, 1 << 20);
+            out.reserve(room);
+            let before_len = out.len();
+            let (in0, out0) = (self.inflater.total_in(), self.inflater.total_out());
+            let res =
+                self.inflater
+                    .decompress_vec(&self.data[self.pos..], out, FlushDecompress::None);
+            let consumed = (self.inflater.total_in() - in0) as usize;
+            let produced = self.inflater.total_out() - out0;
+            self.crc.update(&out[before_len..]);
+            self.pos += consumed;
+            // `member` is Some here: set above or left from the previous call.
+            let Some(m) = self.member.as_mut() else {
+                continue;
+            };
+            m.out += produced;
+            m.inp += consumed as u64;
+            let mstart = self.base + m.start as u64;
+            match res {
+                Ok(Status::StreamEnd) => {
+                    let crc = std::mem::replace(&mut self.crc, crc32fast::Hasher::new()).finalize();
+                    let isize = m.out as u32;
+                    self.member = None;
+                    match self.data.get(self.pos..self.pos + 8) {
+                        Some(t) => {
+                            let want_crc = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
+                            let want_size = u32::from_le_bytes([t[4], t[5], t[6], t[7]]);
+                            if want_crc != crc || want_size != isize {
+                                report.error(
+                                    ErrorKind::BadGzip,
+                                    mstart,
+                                    "gzip member fails its CRC/size check".into(),
+                                );
+                            }
+                            self.pos += 8;
+                        }
+                        None => {
+                            report.error(
+                                ErrorKind::BadGzip,
+                                mstart,
+                                "gzip member trailer missing".into(),
+                            );
+                            self.pos = self.data.len();
+                        }
+                    }
+                }
+                Ok(_) if consumed == 0 && produced == 0 => {
+                    if self.pos >= self.data.len() {
+                        report.error(
+                            ErrorKind::BadGzip,
+                            mstart,
+                            "input ends inside a gzip member".into(),
+                        );
+                    } else {
+                        report.error(
+                            ErrorKind::BadGzip,
+                            mstart,
+                            "gzip member makes no progress".into(),
+                        );
+                        let p = self.pos;
+                        self.resync(p);
+                    }
+                    self.member = None;
+                }
+                Ok(_) => {
+                    if is_bomb(m.out, m.inp) {
+                        report.error(
+                            ErrorKind::TooLarge,
+                            mstart,
+                            format!(
+                                "gzip member inflates {} bytes from {}: bomb stopped",
+                                m.out, m.inp
+                            ),
+                        );
+                        self.member = None;
+                        let p = self.pos;
+                        self.resync(p);
+                    }
+                }
+                Err(e) => {
+                    report.error(
+                        ErrorKind::BadGzip,
+                        mstart,
+                        format!("corrupt deflate data in gzip member: {e}"),
+                    );
+                    self.member = None;
+                    let p = self.pos.max(m_start_plus_one(mstart, self.base));
+                    self.resync(p);
+                }
+            }
+        }
+    }
+}
+
+fn m_start_plus_one(mstart: u64, base: u64) -> usize {
+    usize::try_from(mstart - base + 1).unwrap_or(usize::MAX)
+}
+
+/// A confirmed member start found by [`find_member_start`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemberStart {
+    /// Offset of the member in the data.
+    pub start: usize,
+    /// Offset just past the member (its trailer).
+    pub end: usize,
+    /// The first decoded bytes of the member (up to 64), to check a record starts there.
+    pub prefix: Vec<u8>,
+}
+
+/// Finds the first offset in `from..to` where a gzip member starts: gzip magic, a valid header,
+/// and an inflate that ends (CRC and size correct) exactly where another member begins or the data
+/// ends. A member larger than `MAX_RECORD_BYTES` decoded is not confirmed.
+pub fn find_member_start(data: &[u8], from: usize, to: usize) -> Option<MemberStart> {
+    let to = to.min(data.len());
+    let mut inflater = Decompress::new(false);
+    let mut buf = vec![0u8; 64 << 10];
+    let mut i = from;
+    while i < to {
+        let p = i + memchr::memmem::find(&data[i..to], &GZIP_MAGIC)?;
+        i = p + 1;
+        let GzHeader::Ok(h) = parse_header(&data[p..]) else {
+            continue;
+        };
+        inflater.reset(false);
+        let mut crc = crc32fast::Hasher::new();
+        let mut pos = p + h;
+        let mut prefix = Vec::new();
+        let mut total: u64 = 0;
+        let confirmed = loop {
+            let (in0, out0) = (inflater.total_in(), inflater.total_out());
+            let r = inflater.decompress(&data[pos..], &mut buf, FlushDecompress::None);
+            let consumed = (inflater.total_in() - in0) as usize;
+            let produced = (inflater.total_out() - out0) as usize;
+            pos += consumed;
+            crc.update(&buf[..produced]);
+            if prefix.len() < 64 {
+                let take = (64 - prefix.len()).min(produced);
+                prefix.extend_from_slice(&buf[..take]);
+            }
+            total += produced as u64;
+            if total > MAX_RECORD_BYTES as u64 || is_bomb(total, (pos - p) as u64) {
+                break None;
+            }
+            match r {
+                Ok(Status::StreamEnd) => break Some(pos),
+                Ok(_) if consumed == 0 && produced == 0 => break None,
+                Ok(_) => {}
+                Err(_) => break None,
+            }
+        };
+        let Some(pos) = confirmed else { continue };
+        let Some(t) = data.get(pos..pos + 8) else {
+            continue;
+        };
+        if u32::from_le_bytes([t[0], t[1], t[2], t[3]]) != crc.finalize()
+            || u32::from_le_bytes([t[4], t[5], t[6], t[7]]) != total as u32
+        {
+            continue;
+        }
+        let end = pos + 8;
+        if end == data.len() || data[end..].starts_with(&GZIP_MAGIC) {
+            return Some(MemberStart {
+                start: p,
+                end,
+                prefix,
+            });
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    pub(crate) fn gz(data: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    fn inflate_all(data: Vec<u8>, want: usize) -> (Vec<u8>, Vec<Mark>, FileReport) {
+        let mut s = GzipStream::new(Bytes::from(data), 0);
+        let mut out = Vec::new();
+        let mut marks = Vec::new();
+        let mut rep = FileReport::default();
+        let mut guard = 0;
+        loop {
+            let w = out.len() + want;
+            if s.fill(&mut out, w, &mut marks, &mut rep).unwrap() {
+                break;
+            }
+            guard += 1;
+            assert!(guard < 1_000_000);
+        }
+        (out, marks, rep)
+    }
+
+    #[test]
+    fn header_flags() {
+        let mut h = vec![0x1f, 0x8b, 8, 0x1c, 0, 0, 0, 0, 0, 3, 2, 0, b'x', b'y'];
+        assert_eq!(parse_header(&h), GzHeader::Incomplete);
+        h.extend_from_slice(b"name\0comment\0");
+        assert_eq!(parse_header(&h), GzHeader::Ok(h.len()));
+        assert_eq!(parse_header(b"\x1f\x8b\x07"), GzHeader::Invalid);
+        assert_eq!(parse_header(b"\x1f"), GzHeader::Incomplete);
+        assert_eq!(parse_header(b"\x1f\x8b\x08\xe0"), GzHeader::Invalid);
+    }
+
+    #[test]
+    fn members_with_tiny_buffers_and_marks() {
+        let a = gz(b"first member");
+        let b = gz(b"");
+        let c = gz(b"third");
+        let mut all = a.clone();
+        all.extend_from_slice(&b);
+        all.extend_from_slice(&c);
+        for want in [1, 3, 1000] {
+            let (out, marks, rep) = inflate_all(all.clone(), want);
+            assert_eq!(out, b"first memberthird");
+            assert_eq!(rep.error_count(), 0);
+            let srcs: Vec<u64> = marks.iter().map(|m| m.src).collect();
+            assert_eq!(srcs, vec![0, a.len() as u64, (a.len() + b.len()) as u64]);
+        }
+    }
+
+    #[test]
+    fn truncated_and_garbage_are_counted_and_data_kept() {
+        let a = gz(b"complete");
+        let big: Vec<u8> = (0..20000u32).flat_map(|i| i.to_le_bytes()).collect();
+        let b = gz(&big);
+        let mut all = a.clone();
+        all.extend_from_slice(b"garbage!");
+        all.extend_from_slice(&b[..b.len() / 2]);
+        let (out, _, rep) = inflate_all(all, 4096);
+        assert!(out.starts_with(b"complete"));
+        assert!(out.len() > 8);
+        assert_eq!(rep.errors.get(&ErrorKind::Garbage), Some(&1));
+        assert_eq!(rep.errors.get(&ErrorKind::BadGzip), Some(&1));
+    }
+
+    #[test]
+    fn finds_confirmed_member_starts_only() {
+        let a = gz(b"WARC/1.0 one");
+        let b = gz(b"WARC/1.0 two");
+        let mut all = a.clone();
+        all.extend_from_slice(&b);
+        let m = find_member_start(&all, 1, all.len()).unwrap();
+        assert_eq!(m.start, a.len());
+        assert_eq!(m.end, all.len());
+        assert_eq!(m.prefix, b"WARC/1.0 two");
+        // A fake magic in the middle of garbage is not confirmed.
+        let mut fake = b"xx\x1f\x8b\x08\0\0\0\0\0\0\x03garbage".to_vec();
+        fake.extend_from_slice(&b);
+        assert_eq!(
+            find_member_start(&fake, 0, fake.len()).unwrap().start,
+            fake.len() - b.len()
+        );
+    }
+}

@@ -1,0 +1,131 @@
+//! Inputs: expanding command-line arguments (files, directories recursed in sorted order, `-` for
+//! stdin) and opening a file as a memory map (falling back to a plain read when mapping fails).
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use bytes::Bytes;
+
+use crate::error::ReadError;
+
+/// One input to read.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Input {
+    /// Standard input (`-`), streamed.
+    Stdin,
+    /// A file, memory-mapped.
+    Path(PathBuf),
+}
+
+impl Input {
+    /// The path as given (`-` for stdin).
+    pub fn path(&self) -> PathBuf {
+        match self {
+            Input::Stdin => PathBuf::from("-"),
+            Input::Path(p) => p.clone(),
+        }
+    }
+}
+
+/// Expands arguments into inputs: `-` is stdin, a file is itself, a directory contributes every
+/// file below it in sorted order (symlinked directories followed once: a loop is not followed
+/// again). Fails on the first argument that does not exist or cannot be listed.
+pub fn expand_inputs(args: &[PathBuf]) -> Result<Vec<Input>, ReadError> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    for a in args {
+        if a.as_os_str() == "-" {
+            out.push(Input::Stdin);
+            continue;
+        }
+        let meta = std::fs::metadata(a).map_err(|source| ReadError::Open {
+            path: a.clone(),
+            source,
+        })?;
+        if meta.is_dir() {
+            walk(a, &mut out, &mut seen)?;
+        } else {
+            out.push(Input::Path(a.clone()));
+        }
+    }
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<Input>, seen: &mut HashSet<PathBuf>) -> Result<(), ReadError> {
+    let open_err = |source| ReadError::Open {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let canon = std::fs::canonicalize(dir).map_err(open_err)?;
+    if !seen.insert(canon) {
+        return Ok(());
+    }
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(open_err)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for p in entries {
+        match std::fs::metadata(&p) {
+            Ok(m) if m.is_dir() => walk(&p, out, seen)?,
+            Ok(m) if m.is_file() => out.push(Input::Path(p)),
+            // Broken symlinks, sockets and the like are not inputs.
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Opens a file as bytes: a read-only memory map, or the file read into memory when it cannot be
+/// mapped (special files, some network filesystems).
+pub(crate) fn map_file(path: &Path) -> Result<Bytes, ReadError> {
+    let open_err = |source| ReadError::Open {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = File::open(path).map_err(open_err)?;
+    let len = file.metadata().map_err(open_err)?.len();
+    if len == 0 {
+        // Mapping an empty file fails on some systems; there is nothing to map anyway. Pipes and
+        // character devices also report 0: read them.
+        return std::fs::read(path).map(Bytes::from).map_err(open_err);
+    }
+    // SAFETY: the map is read-only and private to this process. Like every mmap reader (ripgrep,
+    // FastWARC), we accept that another process truncating the file while we read it is undefined
+    // behaviour; archives are written once and not modified in place.
+    match unsafe { memmap2::Mmap::map(&file) } {
+        Ok(m) => {
+            #[cfg(unix)]
+            let _ = m.advise(memmap2::Advice::Sequential);
+            Ok(Bytes::from_owner(m))
+        }
+        Err(_) => std::fs::read(path).map(Bytes::from).map_err(open_err),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expands_sorted_and_survives_symlink_loops() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir(d.path().join("sub")).unwrap();
+        std::fs::write(d.path().join("b.warc"), b"x").unwrap();
+        std::fs::write(d.path().join("a.warc"), b"x").unwrap();
+        std::fs::write(d.path().join("sub/c.warc"), b"x").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(d.path(), d.path().join("sub/loop")).unwrap();
+        let got = expand_inputs(&[d.path().to_path_buf(), PathBuf::from("-")]).unwrap();
+        let names: Vec<String> = got
+            .iter()
+            .map(|i| match i {
+                Input::Stdin => "-".to_string(),
+                Input::Path(p) => p.strip_prefix(d.path()).unwrap().display().to_string(),
+            })
+            .collect();
+        assert_eq!(names, vec!["a.warc", "b.warc", "sub/c.warc", "-"]);
+        assert!(expand_inputs(&[d.path().join("missing")]).is_err());
+    }
+}

@@ -1,0 +1,279 @@
+//! The record splitter: runs a format's step function over decoded batch buffers, turns the
+//! parsed ranges into [`Record`]s that slice the buffer (no copy), carries an incomplete record's
+//! bytes over into the next buffer, counts errors with their input offsets, and hands records on
+//! in batches.
+
+use std::io;
+use std::ops::Range;
+
+use bytes::Bytes;
+use crawlsift_common::limits::BATCH_RECORDS;
+use crawlsift_common::SourcePos;
+
+use crate::decode::{offset_of, rebase, Decode, Mark};
+use crate::detect::detect_format;
+use crate::error::ErrorKind;
+use crate::record::{Format, Record, RecordKind};
+use crate::report::FileReport;
+use crate::{arc, digest, trec, warc, ReaderConfig};
+
+/// One record found by a format's step function, as ranges into the buffer.
+#[derive(Debug, Clone)]
+pub(crate) struct Parsed {
+    pub start: usize,
+    pub next: usize,
+    pub kind: RecordKind,
+    pub id: String,
+    pub url: Option<String>,
+    pub date: Option<String>,
+    pub content_type: Option<String>,
+    pub headers: Vec<(String, String)>,
+    pub block: Range<usize>,
+    pub http_head: Option<Range<usize>>,
+    pub error: Option<(ErrorKind, String)>,
+}
+
+/// What a step function found at a position.
+#[derive(Debug)]
+pub(crate) enum Step {
+    /// A record; continue at `Parsed::next`.
+    Rec(Parsed),
+    /// Bytes to skip up to `to` (> the position), with the error to count (kind, buffer position,
+    /// message) if any.
+    Skip {
+        to: usize,
+        err: Option<(ErrorKind, usize, String)>,
+    },
+    /// More bytes are needed: at least this many from the position (only when not at end).
+    Need(usize),
+    /// Nothing more in the buffer (only at end of input); the value is the buffer length.
+    End,
+}
+
+/// First position `>= i` that is not CR, LF, space or tab.
+pub(crate) fn skip_blank(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && matches!(b[i], b'\r' | b'\n' | b' ' | b'\t') {
+        i += 1;
+    }
+    i
+}
+
+/// `end` moved back over up to two line breaks (the separator before the next record).
+pub(crate) fn trim_trailing_newlines(b: &[u8], start: usize, mut end: usize) -> usize {
+    for _ in 0..2 {
+        if end > start && b[end - 1] == b'\n' {
+            end -= 1;
+            if end > start && b[end - 1] == b'\r' {
+                end -= 1;
+            }
+        }
+    }
+    end
+}
+
+fn step(format: Format, buf: &[u8], at: usize, eof: bool) -> Step {
+    match format {
+        Format::Warc => warc::step(buf, at, eof),
+        Format::Arc => arc::step(buf, at, eof),
+        Format::Trec => trec::step(buf, at, eof),
+    }
+}
+
+/// Splits one input's decoded bytes into records.
+pub(crate) struct Splitter<'c> {
+    cfg: &'c ReaderConfig,
+    file: u32,
+    pub format: Option<Format>,
+    pub next_index: u64,
+    pub report: FileReport,
+    batch: Vec<Record>,
+    /// Kind of the last skip error and where that skip ended, so one garbage region that spans
+    /// buffers is counted once.
+    last_skip: Option<(ErrorKind, u64)>,
+    pub stopped: bool,
+}
+
+impl<'c> Splitter<'c> {
+    pub(crate) fn new(cfg: &'c ReaderConfig, file: u32, format: Option<Format>) -> Self {
+        Splitter {
+            cfg,
+            file,
+            format,
+            next_index: 0,
+            report: FileReport::default(),
+            batch: Vec::new(),
+            last_skip: None,
+            stopped: false,
+        }
+    }
+
+    fn flush(&mut self, sink: &mut dyn FnMut(Vec<Record>) -> bool) {
+        if !self.batch.is_empty() && !self.stopped {
+            let b = std::mem::take(&mut self.batch);
+            if !sink(b) {
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// Splits records out of `buf`; returns how many bytes were consumed and, if the rest is an
+    /// incomplete record, how many bytes it needs.
+    fn process(
+        &mut self,
+        buf: &Bytes,
+        marks: &[Mark],
+        eof: bool,
+        sink: &mut dyn FnMut(Vec<Record>) -> bool,
+    ) -> (usize, Option<usize>) {
+        let format = match self.format {
+            Some(f) => f,
+            None => match detect_format(buf, eof) {
+                Ok(Some(f)) => {
+                    self.format = Some(f);
+                    self.report.format = Some(f);
+                    f
+                }
+                Ok(None) => {
+                    if !buf.trim_ascii().is_empty() {
+                        self.report.error(
+                            ErrorKind::BadHeader,
+                            offset_of(marks, 0),
+                            "not a WARC, ARC or TREC file".into(),
+                        );
+                    }
+                    self.stopped = true;
+                    return (buf.len(), None);
+                }
+                Err(()) => return (0, Some(buf.len() + 1)),
+            },
+        };
+        let mut at = 0usize;
+        while !self.stopped {
+            match step(format, buf, at, eof) {
+                Step::Rec(p) => {
+                    self.last_skip = None;
+                    let next = p.next.max(at + 1).min(buf.len());
+                    let rec = self.record(buf, marks, p);
+                    self.batch.push(rec);
+                    if self.batch.len() >= BATCH_RECORDS {
+                        self.flush(sink);
+                    }
+                    at = next;
+                }
+                Step::Skip { to, err } => {
+                    let to = to.max(at + 1).min(buf.len());
+                    if let Some((kind, pos, msg)) = err {
+                        let off = offset_of(marks, pos);
+                        let cont = self.last_skip == Some((kind, offset_of(marks, at)))
+                            && matches!(kind, ErrorKind::Garbage | ErrorKind::TooLarge);
+                        if !cont {
+                            self.report.error(kind, off, msg);
+                        }
+                        self.last_skip = Some((kind, offset_of(marks, to)));
+                    }
+                    at = to;
+                }
+                Step::Need(n) => {
+                    debug_assert!(!eof);
+                    if eof {
+                        // A step function must not ask for more at the end; treat as the end.
+                        return (buf.len(), None);
+                    }
+                    return (at, Some(n));
+                }
+                Step::End => return (buf.len(), None),
+            }
+            if at >= buf.len() {
+                if eof {
+                    return (buf.len(), None);
+                }
+                return (at, Some(1));
+            }
+        }
+        (buf.len(), None)
+    }
+
+    fn record(&mut self, buf: &Bytes, marks: &[Mark], p: Parsed) -> Record {
+        let offset = offset_of(marks, p.start);
+        if let Some((kind, msg)) = &p.error {
+            self.report.error(*kind, offset, msg.clone());
+        }
+        let rec = Record {
+            pos: SourcePos {
+                file: self.file,
+                offset,
+                index: self.next_index,
+            },
+            format: self.format.unwrap_or(Format::Warc),
+            kind: p.kind,
+            id: p.id,
+            url: p.url,
+            date: p.date,
+            content_type: p.content_type,
+            headers: p.headers,
+            block: buf.slice(p.block),
+            http_head: p.http_head.map(|r| buf.slice(r)),
+            error: p.error.map(|e| e.0),
+        };
+        self.next_index += 1;
+        self.report.records += 1;
+        self.report.block_bytes += rec.block.len() as u64;
+        *self
+            .report
+            .records_by_kind
+            .entry(rec.kind.as_str().to_string())
+            .or_insert(0) += 1;
+        if self.cfg.verify_digests {
+            digest::verify(&rec, &mut self.report.digests);
+        }
+        rec
+    }
+
+    /// Splits an input that is already whole in memory (uncompressed map): records slice it.
+    pub(crate) fn run_bytes(
+        &mut self,
+        data: Bytes,
+        base: u64,
+        sink: &mut dyn FnMut(Vec<Record>) -> bool,
+    ) {
+        let marks = [Mark {
+            at: 0,
+            src: base,
+            linear: true,
+        }];
+        self.process(&data, &marks, true, sink);
+        self.flush(sink);
+    }
+
+    /// Splits the output of a decoder, one batch buffer at a time.
+    pub(crate) fn run(
+        &mut self,
+        dec: &mut dyn Decode,
+        sink: &mut dyn FnMut(Vec<Record>) -> bool,
+    ) -> io::Result<()> {
+        let step_bytes = self.cfg.buffer_bytes.max(1);
+        let mut carry = Bytes::new();
+        let mut carry_marks: Vec<Mark> = Vec::new();
+        let mut need = 0usize;
+        while !self.stopped {
+            let want = carry.len() + step_bytes.max(need.saturating_sub(carry.len()));
+            let mut v = Vec::with_capacity(
+                want.min(self.cfg.buffer_bytes.saturating_mul(4))
+                    .max(carry.len()),
+            );
+            v.extend_from_slice(&carry);
+            let mut marks = std::mem::take(&mut carry_marks);
+            let eof = dec.fill(&mut v, want, &mut marks, &mut self.report)?;
+            let buf = Bytes::from(v);
+            let (consumed, more) = self.process(&buf, &marks, eof, sink);
+            if eof || self.stopped {
+                break;
+            }
+            carry = buf.slice(consumed.min(buf.len())..);
+            carry_marks = rebase(&marks, consumed);
+            need = more.unwrap_or(0);
+        }
+        self.flush(sink);
+        Ok(())
+    }
+}

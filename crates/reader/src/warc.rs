@@ -1,0 +1,372 @@
+//! WARC records (1.0, 1.1, 0.17 with folded header lines, 0.18 of ClueWeb09, WET/WAT): header
+//! parsing and the splitting step that finds one record in a decoded buffer, tolerating wrong or
+//! missing `Content-Length` by resynchronising on the next `WARC/` line.
+
+use std::ops::Range;
+
+use crawlsift_common::limits::{MAX_HEADER_BYTES, MAX_RECORD_BYTES};
+
+use crate::error::ErrorKind;
+use crate::record::RecordKind;
+use crate::split::{skip_blank, trim_trailing_newlines, Parsed, Step};
+
+/// A parsed WARC header block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WarcHeader {
+    /// Version from the first line (`1.0`, `0.17`, ...).
+    pub version: String,
+    /// Named fields in order; folded continuation lines joined with one space.
+    pub fields: Vec<(String, String)>,
+}
+
+impl WarcHeader {
+    /// First value of field `name` (ASCII case-insensitive).
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.fields
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Whether `b` starts a WARC record (`WARC/` followed by a digit).
+pub(crate) fn is_warc_start(b: &[u8]) -> bool {
+    b.len() >= 6 && b.starts_with(b"WARC/") && b[5].is_ascii_digit()
+}
+
+/// First position `>= from` where a line starts with `WARC/<digit>`.
+pub(crate) fn find_warc_line(buf: &[u8], from: usize) -> Option<usize> {
+    let finder = memchr::memmem::Finder::new(b"WARC/");
+    let mut i = from;
+    while i < buf.len() {
+        let p = i + finder.find(&buf[i..])?;
+        if (p == 0 || buf[p - 1] == b'\n') && buf.get(p + 5).is_some_and(u8::is_ascii_digit) {
+            return Some(p);
+        }
+        i = p + 1;
+    }
+    None
+}
+
+/// Parses a WARC header block (the `WARC/x.y` line and the field lines, without the blank line).
+/// Returns `None` when the first line is not a WARC version line.
+pub fn parse_header(h: &[u8]) -> Option<WarcHeader> {
+    let mut lines = h
+        .split(|&c| c == b'\n')
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l));
+    let first = lines.next()?;
+    if !is_warc_start(first) {
+        return None;
+    }
+    let version = String::from_utf8_lossy(&first[5..]).trim().to_string();
+    let mut fields: Vec<(String, String)> = Vec::new();
+    for line in lines {
+        if line.is_empty() {
+            continue;
+        }
+        if line[0] == b' ' || line[0] == b'\t' {
+            if let Some((_, v)) = fields.last_mut() {
+                let cont = String::from_utf8_lossy(line);
+                let cont = cont.trim();
+                if !cont.is_empty() {
+                    if !v.is_empty() {
+                        v.push(' ');
+                    }
+                    v.push_str(cont);
+                }
+            }
+            continue;
+        }
+        if let Some(colon) = memchr::memchr(b':', line) {
+            let name = String::from_utf8_lossy(&line[..colon]).trim().to_string();
+            let value = String::from_utf8_lossy(&line[colon + 1..])
+                .trim()
+                .to_string();
+            fields.push((name, value));
+        }
+    }
+    Some(WarcHeader { version, fields })
+}
+
+/// End of the header block starting at `p`: (end of field lines, start of block), within
+/// `MAX_HEADER_BYTES`. `Err(true)` when the bound was hit, `Err(false)` when the buffer ended.
+fn header_end(buf: &[u8], p: usize) -> Result<(usize, usize), bool> {
+    let lim = buf.len().min(p.saturating_add(MAX_HEADER_BYTES));
+    let mut i = p;
+    loop {
+        let Some(nl) = memchr::memchr(b'\n', &buf[i..lim]) else {
+            return Err(lim - p >= MAX_HEADER_BYTES);
+        };
+        let next = i + nl + 1;
+        match buf.get(next) {
+            Some(b'\n') => return Ok((next, next + 1)),
+            Some(b'\r') if buf.get(next + 1) == Some(&b'\n') => return Ok((next, next + 2)),
+            Some(_) => i = next,
+            None => return Err(false),
+        }
+        if next >= lim {
+            return Err(lim - p >= MAX_HEADER_BYTES);
+        }
+    }
+}
+
+/// Resync target after a problem at `from`: next `WARC/` line, else (at end of input) the end;
+/// while more input may come, keep the last few bytes in case a `WARC/` line is cut.
+fn resync(buf: &[u8], from: usize, eof: bool) -> usize {
+    match find_warc_line(buf, from) {
+        Some(q) => q,
+        None if eof => buf.len(),
+        None => buf.len().saturating_sub(8).max(from.min(buf.len())),
+    }
+}
+
+fn strip_brackets(s: &str) -> String {
+    let t = s.trim();
+    t.strip_prefix('<')
+        .and_then(|x| x.strip_suffix('>'))
+        .unwrap_or(t)
+        .to_string()
+}
+
+/// Builds the parsed record from a header and a block range.
+fn make(
+    start: usize,
+    next: usize,
+    head: WarcHeader,
+    block: Range<usize>,
+    error: Option<(ErrorKind, String)>,
+) -> Parsed {
+    let kind = RecordKind::from_warc_type(head.get("WARC-Type").unwrap_or(""));
+    let id = head.get("WARC-Record-ID").unwrap_or("").to_string();
+    let url = head.get("WARC-Target-URI").map(strip_brackets);
+    let date = head.get("WARC-Date").map(str::to_string);
+    let content_type = head.get("Content-Type").map(str::to_string);
+    Parsed {
+        start,
+        next,
+        kind,
+        id,
+        url,
+        date,
+        content_type,
+        headers: head.fields,
+        block,
+        http_head: None,
+        error,
+    }
+}
+
+/// Finds the WARC record at or after `at` in `buf`.
+pub(crate) fn step(buf: &[u8], at: usize, eof: bool) -> Step {
+    let len = buf.len();
+    let p = skip_blank(buf, at);
+    if p >= len {
+        return if eof {
+            Step::End
+        } else {
+            Step::Need(len - at + 1)
+        };
+    }
+    if !is_warc_start(&buf[p..]) {
+        if !eof && len - p < 6 && b"WARC/".starts_with(&buf[p..len.min(p + 5)]) {
+            return Step::Need(len - at + 1);
+        }
+        let to = resync(buf, p + 1, eof);
+        if to <= p {
+            return Step::Need(len - at + 1);
+        }
+        return Step::Skip {
+            to,
+            err: Some((
+                ErrorKind::Garbage,
+                p,
+                "bytes that are not a WARC record".into(),
+            )),
+        };
+    }
+    let (fields_end, body) = match header_end(buf, p) {
+        Ok(x) => x,
+        Err(false) if !eof => return Step::Need(len - at + 1),
+        Err(too_long) => {
+            let to = resync(buf, p + 1, eof);
+            if to <= p {
+                return Step::Need(len - at + 1);
+            }
+            let (kind, msg) = if too_long {
+                (ErrorKind::BadHeader, "WARC header longer than the bound")
+            } else {
+                (ErrorKind::Truncated, "input ends inside a WARC header")
+            };
+            return Step::Skip {
+                to,
+                err: Some((kind, p, msg.into())),
+            };
+        }
+    };
+    let Some(head) = parse_header(&buf[p..fields_end]) else {
+        // is_warc_start held, so the first line is a version line; unreachable in practice.
+        return Step::Skip {
+            to: resync(buf, p + 1, true),
+            err: Some((ErrorKind::BadHeader, p, "bad WARC header".into())),
+        };
+    };
+    let declared = head
+        .get("Content-Length")
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    let Some(cl) = declared else {
+        // No usable length: the block runs to the next WARC/ line.
+        return match find_warc_line(buf, body) {
+            Some(q) => {
+                let end = trim_trailing_newlines(buf, body, q);
+                Step::Rec(make(
+                    p,
+                    q,
+                    head,
+                    body..end,
+                    Some((ErrorKind::MissingLength, "no usable Content-Length".into())),
+                ))
+            }
+            None if !eof && len - p < MAX_RECORD_BYTES => Step::Need(len - at + 1),
+            None => {
+                let end = trim_trailing_newlines(buf, body, len);
+                Step::Rec(make(
+                    p,
+                    len,
+                    head,
+                    body..end,
+                    Some((ErrorKind::MissingLength, "no usable Content-Length".into())),
+                ))
+            }
+        };
+    };
+    if cl > MAX_RECORD_BYTES as u64 {
+        let to = resync(buf, body, eof);
+        return Step::Skip {
+            to: to.max(body),
+            err: Some((
+                ErrorKind::TooLarge,
+                p,
+                format!("Content-Length {cl} exceeds the record bound"),
+            )),
+        };
+    }
+    let block_end = body + cl as usize;
+    if block_end > len {
+        if !eof {
+            return Step::Need(block_end - at + 8);
+        }
+        // Truncated input: keep what exists (both peers count such records), unless another
+        // record starts inside, which means the length is wrong instead.
+        if let Some(q) = find_warc_line(buf, body) {
+            let end = trim_trailing_newlines(buf, body, q);
+            return Step::Rec(make(
+                p,
+                q,
+                head,
+                body..end,
+                Some((
+                    ErrorKind::BadLength,
+                    "Content-Length runs past the next record".into(),
+                )),
+            ));
+        }
+        return Step::Rec(make(
+            p,
+            len,
+            head,
+            body..len,
+            Some((
+                ErrorKind::Truncated,
+                format!("input ends {} bytes into a {cl}-byte block", len - body),
+            )),
+        ));
+    }
+    // Check the block is followed by blank lines and the next record (or the end).
+    let r = skip_blank(buf, block_end);
+    if r >= len {
+        return if eof {
+            Step::Rec(make(p, block_end, head, body..block_end, None))
+        } else {
+            Step::Need(r - at + 8)
+        };
+    }
+    if len - r < 6 && !eof {
+        return Step::Need(r - at + 8);
+    }
+    if is_warc_start(&buf[r..]) {
+        return Step::Rec(make(p, block_end, head, body..block_end, None));
+    }
+    // The length is wrong: find where the next record really starts.
+    match find_warc_line(buf, body) {
+        Some(q) if q < block_end => {
+            let end = trim_trailing_newlines(buf, body, q);
+            Step::Rec(make(
+                p,
+                q,
+                head,
+                body..end,
+                Some((
+                    ErrorKind::BadLength,
+                    format!("Content-Length {cl} runs into the next record"),
+                )),
+            ))
+        }
+        Some(q) => Step::Rec(make(
+            p,
+            q,
+            head,
+            body..block_end,
+            Some((
+                ErrorKind::BadLength,
+                format!(
+                    "{} bytes after the {cl}-byte block before the next record",
+                    q - block_end
+                ),
+            )),
+        )),
+        None if !eof && len - p < MAX_RECORD_BYTES => Step::Need(len - at + 1),
+        // Trailing garbage: the record is good; the next step counts the garbage.
+        None => Step::Rec(make(p, block_end, head, body..block_end, None)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folded_017_header() {
+        let h = b"WARC/0.17\r\nWARC-Type:\r\n  response\r\nWARC-Target-URI: <http://a/>\r\n\tmore\r\nContent-Length: 3";
+        let w = parse_header(h).unwrap();
+        assert_eq!(w.version, "0.17");
+        assert_eq!(w.get("warc-type"), Some("response"));
+        assert_eq!(w.get("WARC-Target-URI"), Some("<http://a/> more"));
+        assert_eq!(w.get("content-length"), Some("3"));
+        assert!(parse_header(b"HTTP/1.1 200 OK").is_none());
+    }
+
+    #[test]
+    fn finds_warc_lines_only_at_line_starts() {
+        let b = b"xxWARC/1.0\nWARC/x\nWARC/1.1\n";
+        assert_eq!(find_warc_line(b, 0), Some(18));
+    }
+
+    #[test]
+    fn step_needs_more_then_reads() {
+        let rec = b"WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: 3\r\n\r\nabc\r\n\r\n";
+        for cut in 1..rec.len() {
+            assert!(
+                matches!(step(&rec[..cut], 0, false), Step::Need(_)),
+                "cut {cut}"
+            );
+        }
+        match step(rec, 0, true) {
+            Step::Rec(p) => {
+                assert_eq!(p.block, 52..55);
+                assert_eq!(p.kind, RecordKind::Resource);
+                assert!(p.error.is_none());
+            }
+            _ => panic!("no record"),
+        }
+    }
+}
