@@ -325,3 +325,83 @@ fn explain(doc: &Doc, s: &Scratch, best: usize, clean_words: u64) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{ExtractorBuilder, Method};
+
+    fn blocks(html: &str) -> String {
+        let mut ex = ExtractorBuilder::new()
+            .method(Method::Blocks)
+            .build()
+            .unwrap();
+        ex.html_text(html).1
+    }
+
+    const PROSE: &str = "<p>The council voted on Tuesday to approve the new budget, which raises spending on schools, roads and parks by four percent.</p>\
+        <p>Critics said the plan, drafted in a hurry, leaves too little in reserve for the coming winter, and they promised to fight it.</p>\
+        <p>The mayor defended the vote, saying the city had waited long enough for repairs that residents had asked about for years.</p>";
+
+    #[test]
+    fn navigation_footer_and_link_lists_are_dropped() {
+        let html = format!(
+            "<html><head><title>Budget approved</title></head><body>\
+             <nav><a href=/>Home</a> <a href=/news>News</a> <a href=/sport>Sport</a></nav>\
+             <div class=main><h1>Budget approved</h1>{PROSE}\
+             <ul class=related><li><a href=/a>Other story one here</a><li><a href=/b>Other story two here</a></ul></div>\
+             <footer>Copyright 2024 The City Paper, all rights reserved, call us for more.</footer></body></html>"
+        );
+        let out = blocks(&html);
+        assert!(
+            out.starts_with("Budget approved\nThe council voted"),
+            "{out}"
+        );
+        assert!(out.contains("for years."));
+        for bad in ["Home", "Other story", "Copyright"] {
+            assert!(!out.contains(bad), "{bad} in {out}");
+        }
+    }
+
+    #[test]
+    fn comment_sections_and_share_widgets_are_dropped() {
+        let html = format!(
+            "<body><article>{PROSE}<div class=share-buttons><p>Share this article on your favourite social network, please do it now.</p></div></article>\
+             <div id=comments><p>I think this is a terrible decision, and the council should be ashamed of itself, frankly.</p>\
+             <p>Agreed, completely and totally, with the previous commenter, who said it so very well, thanks.</p></div></body>"
+        );
+        let out = blocks(&html);
+        assert!(
+            out.contains("The council voted") && out.contains("for years."),
+            "{out}"
+        );
+        assert!(
+            !out.contains("Share this") && !out.contains("terrible"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn page_wide_wrapper_named_like_furniture_is_not_furniture() {
+        let html = format!("<body><div class='page has-sidebar'>{PROSE}</div><div class=sidebar><p>Ads and more ads, with offers.</p></div></body>");
+        let out = blocks(&html);
+        assert!(out.contains("The council voted"), "{out}");
+    }
+
+    #[test]
+    fn non_article_pages_keep_all_clean_blocks() {
+        // A listing: many short, equal entries in separate containers; none is "the" article.
+        let mut html = String::from("<body><nav><a href=/>Home</a><a href=/x>Menu</a></nav>");
+        for i in 0..12 {
+            html.push_str(&format!(
+                "<div class=card><h3>Event number {i}</h3><p>An opening at gallery {i}, with works by several artists, runs all month.</p></div>"
+            ));
+        }
+        html.push_str("</body>");
+        let out = blocks(&html);
+        assert!(
+            out.contains("gallery 0,") && out.contains("gallery 11,"),
+            "{out}"
+        );
+        assert!(!out.contains("Home"));
+    }
+}

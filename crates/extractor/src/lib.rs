@@ -298,3 +298,98 @@ fn truncate_at_char(s: &mut String, max: usize) {
         s.truncate(cut);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_kinds_route_to_the_right_reader() {
+        let cfg = ExtractorConfig::default();
+        let t = extract(
+            b"line  one\n\n\tline two\x07",
+            Some("text/plain"),
+            None,
+            &cfg,
+        )
+        .unwrap();
+        assert_eq!((t.text.as_str(), t.method), ("line one\nline two", "text"));
+        let rss = b"<?xml version='1.0'?><rss><channel><title>C</title><item><title>T</title><description>Body</description><pubDate>Sat, 01 Jan 2000 00:00:00 +0000</pubDate></item></channel></rss>";
+        let f = extract(rss, Some("application/rss+xml"), None, &cfg).unwrap();
+        assert_eq!(f.method, "feed");
+        assert_eq!(f.items[0].date.as_deref(), Some("2000-01-01T00:00:00Z"));
+        assert_eq!(
+            extract(b"%PDF-1.5", Some("application/pdf"), None, &cfg),
+            Err(Skip::Pdf)
+        );
+        assert_eq!(
+            extract(b"", None, None, &cfg).unwrap_err().as_str(),
+            "empty"
+        );
+        let small = ExtractorConfig {
+            max_bytes: 4,
+            ..ExtractorConfig::default()
+        };
+        assert_eq!(
+            extract(b"<p>hello</p>", None, None, &small)
+                .unwrap_err()
+                .as_str(),
+            "too_large"
+        );
+        assert_eq!(
+            extract(
+                b"<html><body><script>x</script></body></html>",
+                None,
+                None,
+                &cfg
+            ),
+            Err(Skip::Empty)
+        );
+    }
+
+    #[test]
+    fn html_charset_is_reported() {
+        let cfg = ExtractorConfig {
+            method: Method::Full,
+            ..ExtractorConfig::default()
+        };
+        let page = b"<html><head><meta charset=windows-1251></head><body><p>\xcf\xf0\xe8\xe2\xe5\xf2</p></body></html>";
+        let out = extract(page, Some("text/html"), None, &cfg).unwrap();
+        assert_eq!((out.text.as_str(), out.charset), ("Привет", "windows-1251"));
+        let mislabelled =
+            "<html><head><meta charset=iso-8859-1></head><body><p>Grüße</p></body></html>";
+        let out = extract(
+            mislabelled.as_bytes(),
+            Some("text/html; charset=iso-8859-1"),
+            None,
+            &cfg,
+        )
+        .unwrap();
+        assert_eq!((out.text.as_str(), out.charset), ("Grüße", "UTF-8"));
+    }
+
+    #[test]
+    fn hostile_pages_finish_with_every_method() {
+        let deep = format!("{}<p>deep</p>", "<div><table><tr><td>".repeat(250_000));
+        let big = format!(
+            "<html><body>{}</body></html>",
+            "<p>some words here and there</p>".repeat(1_600_000)
+        );
+        let line = format!("<pre>{}</pre>", "x".repeat(10 << 20));
+        let nul = "<p>a\0<b\0>c</p>\0".repeat(1000);
+        let unclosed = "<div><p><a href='x'><span>text".repeat(50_000);
+        for m in [Method::Blocks, Method::Plateau, Method::Full] {
+            let mut ex = ExtractorBuilder::new().method(m).build().unwrap();
+            // The 50 MB page once (debug builds are slow), the others with every method.
+            let pages: &[&String] = if m == Method::Blocks {
+                &[&deep, &big, &line, &nul, &unclosed]
+            } else {
+                &[&deep, &line, &nul, &unclosed]
+            };
+            for page in pages {
+                let out = ex.extract(page.as_bytes(), Some("text/html"), None);
+                assert!(out.is_ok(), "{m:?}: {out:?}");
+            }
+        }
+    }
+}
