@@ -395,3 +395,238 @@ impl UnionFind {
         self.parent[hi as usize] = lo;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fingerprint::Fingerprinter;
+    use crate::simhash::hamming;
+
+    /// Deterministic pseudo-random words (SplitMix64), no dependency on a RNG crate.
+    struct Words(u64);
+
+    impl Words {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            crate::minhash::mix64(self.0)
+        }
+        fn word(&mut self) -> String {
+            format!("w{}", self.next() % 5000)
+        }
+        fn text(&mut self, n: usize) -> Vec<String> {
+            (0..n).map(|_| self.word()).collect()
+        }
+        /// Replaces about `rate` of the words.
+        fn edit(&mut self, words: &[String], rate: f64) -> Vec<String> {
+            words
+                .iter()
+                .map(|w| {
+                    if (self.next() % 10_000) as f64 / 10_000.0 < rate {
+                        self.word()
+                    } else {
+                        w.clone()
+                    }
+                })
+                .collect()
+        }
+    }
+
+    fn run(texts: &[String]) -> Clustering {
+        let cfg = DedupConfig::default();
+        let mut f = Fingerprinter::new(&cfg);
+        let mut c = Clusterer::new(&cfg).unwrap();
+        for t in texts {
+            c.add(f.fingerprint(t));
+        }
+        c.finish()
+    }
+
+    fn same_cluster(r: &Clustering, a: u32, b: u32) -> bool {
+        r.clusters
+            .iter()
+            .any(|c| c.members.iter().any(|m| m.doc == a) && c.members.iter().any(|m| m.doc == b))
+    }
+
+    #[test]
+    fn exact_and_edited_copies_cluster_and_different_texts_do_not() {
+        let mut g = Words(1);
+        let a = g.text(400);
+        let edited = g.edit(&a, 0.10);
+        let other = g.text(400);
+        let texts = vec![
+            a.join(" "),
+            other.join(" "),
+            a.join("  ").to_uppercase(), // exact after normalization
+            edited.join(" "),
+        ];
+        let r = run(&texts);
+        assert_eq!(r.clusters.len(), 1, "{r:?}");
+        let c = &r.clusters[0];
+        assert_eq!(c.representative, 0);
+        let kinds: Vec<(u32, MatchKind)> = c.members.iter().map(|m| (m.doc, m.kind)).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (0, MatchKind::Representative),
+                (2, MatchKind::Exact),
+                (3, MatchKind::Near)
+            ]
+        );
+        assert!(c.members[2].similarity > 0.3 && c.members[2].similarity < 1.0);
+        assert_eq!(r.stats.exact_duplicates, 1);
+        assert_eq!(r.stats.near_duplicates, 1);
+    }
+
+    #[test]
+    fn too_short_texts_are_reported_not_clustered() {
+        let stub = "Sign in to Example. Email Password. Forgot your password? New here? Create an account.";
+        let r = run(&[stub.to_string(), stub.to_string(), String::new()]);
+        assert!(r.clusters.is_empty());
+        assert_eq!(r.too_short, vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn chains_of_borderline_pairs_do_not_join_unrelated_documents() {
+        // A = X+Y, B = Y+Z, C = Z+W: A~B and B~C (Jaccard ~1/3) but A and C share nothing.
+        let mut g = Words(2);
+        let (x, y, z, w) = (g.text(150), g.text(150), g.text(150), g.text(150));
+        let cat = |p: &[String], q: &[String]| [p, q].concat().join(" ");
+        let r = run(&[cat(&x, &y), cat(&y, &z), cat(&z, &w)]);
+        assert!(!same_cluster(&r, 0, 2), "{r:?}");
+        assert!(same_cluster(&r, 0, 1));
+        assert_eq!(r.stats.chain_guard_refusals, 1);
+    }
+
+    #[test]
+    fn every_pair_above_threshold_found_by_brute_force_is_clustered() {
+        // 12 families of a base text and edited variants (2-12% of words), plus unrelated texts.
+        let mut g = Words(3);
+        let mut texts = Vec::new();
+        for _ in 0..12 {
+            let len = 150 + (g.next() % 300) as usize;
+            let base = g.text(len);
+            texts.push(base.join(" "));
+            for k in 0..3 {
+                texts.push(g.edit(&base, 0.02 + 0.05 * f64::from(k)).join(" "));
+            }
+            texts.push(g.text(200).join(" "));
+        }
+        let cfg = DedupConfig::default();
+        let mut f = Fingerprinter::new(&cfg);
+        let fps: Vec<Fingerprint> = texts.iter().map(|t| f.fingerprint(t)).collect();
+        let mut c = Clusterer::new(&cfg).unwrap();
+        for fp in &fps {
+            c.add(fp.clone());
+        }
+        let r = c.finish();
+        let mut above = 0;
+        for i in 0..fps.len() {
+            for j in i + 1..fps.len() {
+                let jac = estimate_jaccard(
+                    agreements(&fps[i].minhash, &fps[j].minhash),
+                    cfg.minhash_perms,
+                );
+                let close = hamming(fps[i].simhash, fps[j].simhash) <= cfg.simhash_max_hamming;
+                // At J >= 0.4 a pair misses all 96 bands with probability < 1e-7; SimHash pairs
+                // within the bound are candidates by construction.
+                if jac >= 0.4 || close {
+                    above += 1;
+                    assert!(
+                        same_cluster(&r, i as u32, j as u32),
+                        "pair {i},{j} J~{jac} missed"
+                    );
+                }
+                if jac < 0.05 && !close {
+                    assert!(
+                        !same_cluster(&r, i as u32, j as u32),
+                        "pair {i},{j} J~{jac} joined"
+                    );
+                }
+            }
+        }
+        assert!(above >= 12 * 3, "{above} pairs above the threshold");
+    }
+
+    #[test]
+    fn simhash_blocks_find_every_pair_within_the_bound() {
+        // Crafted fingerprints: unrelated MinHash signatures, SimHashes 0..=d bits apart.
+        let cfg = DedupConfig::default();
+        let mut g = Words(4);
+        let mut c = Clusterer::new(&cfg).unwrap();
+        let mut hashes = Vec::new();
+        for i in 0..40u32 {
+            let base = g.next();
+            let mut h = base;
+            for _ in 0..(i % (cfg.simhash_max_hamming + 1)) {
+                h ^= 1u64 << (g.next() % 64);
+            }
+            for (k, sh) in [base, h].into_iter().enumerate() {
+                let minhash: Box<[u8]> = (0..cfg.minhash_perms).map(|_| g.next() as u8).collect();
+                c.add(Fingerprint {
+                    words: 500,
+                    exact: u128::from(g.next()) << 1 | k as u128,
+                    adler32: 0,
+                    simhash: sh,
+                    minhash,
+                });
+                hashes.push(sh);
+            }
+        }
+        let r = c.finish();
+        for i in 0..hashes.len() {
+            for j in i + 1..hashes.len() {
+                if hamming(hashes[i], hashes[j]) <= cfg.simhash_max_hamming {
+                    assert!(same_cluster(&r, i as u32, j as u32), "pair {i},{j}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn clusters_do_not_depend_on_fingerprinting_order_or_threads() {
+        let mut g = Words(5);
+        let mut texts = Vec::new();
+        for _ in 0..20 {
+            let base = g.text(300);
+            texts.push(base.join(" "));
+            texts.push(g.edit(&base, 0.08).join(" "));
+            texts.push(g.text(300).join(" "));
+        }
+        let cfg = DedupConfig::default();
+        let serial = run(&texts);
+        for threads in [2usize, 4] {
+            let mut fps: Vec<Option<Fingerprint>> = vec![None; texts.len()];
+            std::thread::scope(|s| {
+                let hs: Vec<_> = (0..threads)
+                    .map(|w| {
+                        let (texts, cfg) = (&texts, &cfg);
+                        s.spawn(move || {
+                            let mut f = Fingerprinter::new(cfg);
+                            // Each worker goes backwards through its share.
+                            (w..texts.len())
+                                .step_by(threads)
+                                .rev()
+                                .map(|i| (i, f.fingerprint(&texts[i])))
+                                .collect::<Vec<_>>()
+                        })
+                    })
+                    .collect();
+                for h in hs {
+                    for (i, fp) in h.join().unwrap() {
+                        fps[i] = Some(fp);
+                    }
+                }
+            });
+            let mut c = Clusterer::new(&cfg).unwrap();
+            for fp in fps.into_iter().flatten() {
+                c.add(fp);
+            }
+            assert_eq!(c.finish(), serial);
+        }
+        assert_eq!(serial.clusters.len(), 20);
+        assert!(serial
+            .clusters
+            .windows(2)
+            .all(|w| w[0].representative < w[1].representative));
+    }
+}
