@@ -221,9 +221,9 @@ impl Clusterer {
                 edges.push(Edge { agree, a, b });
             }
         };
-        let mut keyed: Vec<(u128, u32)> = Vec::with_capacity(heads.len());
+        let mut keyed: Vec<(u64, u32)> = Vec::with_capacity(heads.len());
         let window = cfg.max_bucket_compare;
-        let scan = |keyed: &mut Vec<(u128, u32)>,
+        let scan = |keyed: &mut Vec<(u64, u32)>,
                     edges: &mut Vec<Edge>,
                     checks: &mut u64,
                     skipped: &mut u64| {
@@ -245,9 +245,9 @@ impl Clusterer {
         for band in 0..cfg.lsh_bands {
             keyed.clear();
             keyed.extend(
-                heads.iter().filter_map(|&h| {
-                    band_key(sig(h), band, cfg.lsh_rows).map(|k| (u128::from(k), h))
-                }),
+                heads
+                    .iter()
+                    .filter_map(|&h| band_key(sig(h), band, cfg.lsh_rows).map(|k| (k, h))),
             );
             scan(
                 &mut keyed,

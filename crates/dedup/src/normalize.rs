@@ -93,6 +93,10 @@ impl Normalizer {
 
 /// Appends the words of the (already folded) `src` to `text`, space-separated, recording ranges.
 fn split_words(src: &str, text: &mut String, words: &mut Vec<(u32, u32)>) {
+    if src.is_ascii() {
+        split_ascii(src.as_bytes(), text, words);
+        return;
+    }
     // Words are recorded as u32 offsets; a text past 4 GiB is cut there (no text is that long after
     // extraction, and the reader bounds records far below).
     let mut start: Option<usize> = None;
@@ -116,6 +120,26 @@ fn split_words(src: &str, text: &mut String, words: &mut Vec<(u32, u32)>) {
                 start = Some(begin_word(text));
             }
             text.push(c);
+        } else {
+            end_word(text, words, &mut start);
+        }
+        if text.len() >= u32::MAX as usize - 8 {
+            break;
+        }
+    }
+    end_word(text, words, &mut start);
+}
+
+/// [`split_words`] for ASCII text, byte by byte (same rules: a word is a run of ASCII letters and
+/// digits, lower-cased).
+fn split_ascii(src: &[u8], text: &mut String, words: &mut Vec<(u32, u32)>) {
+    let mut start: Option<usize> = None;
+    for &b in src {
+        if b.is_ascii_alphanumeric() {
+            if start.is_none() {
+                start = Some(begin_word(text));
+            }
+            text.push(char::from(b.to_ascii_lowercase()));
         } else {
             end_word(text, words, &mut start);
         }
@@ -241,6 +265,15 @@ mod tests {
             let mut n = Normalizer::new();
             proptest::prop_assert_eq!(n.normalize(&s).text(), reference(&s));
         }
+    }
+
+    #[test]
+    fn ascii_fast_path_agrees_with_the_unicode_path() {
+        // The second text holds one non-ASCII character, so it takes the Unicode path.
+        let ascii = words("It's 42 O'CLOCK, isn't-it?");
+        let unicode = words("It's 42 O'CLOCK, isn't-it?\u{00A0}");
+        assert_eq!(ascii, ["it", "s", "42", "o", "clock", "isn", "t", "it"]);
+        assert_eq!(ascii, unicode);
     }
 
     #[test]
