@@ -12,12 +12,15 @@ use crawlsift_reader::{expand_inputs, read_input, FileReport, ReaderConfig, Reco
 fn main() {
     let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut verify = false;
+    let mut decode_http = true;
     let mut paths = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "-t" | "--threads" => threads = args.next().and_then(|t| t.parse().ok()).unwrap_or(1),
             "--verify-digests" => verify = true,
+            // Measure the reader alone: records are counted, HTTP is not parsed.
+            "--no-http" => decode_http = false,
             _ => paths.push(PathBuf::from(a)),
         }
     }
@@ -43,6 +46,10 @@ fn main() {
                 let (mut http, mut bytes, mut lied, mut bad) = (0u64, 0u64, 0u64, 0u64);
                 for batch in rx {
                     for r in &batch {
+                        if !decode_http {
+                            bytes += r.block.len() as u64;
+                            continue;
+                        }
                         match r.http() {
                             Some(Ok(h)) => {
                                 http += 1;

@@ -109,6 +109,10 @@ pub(crate) struct GzipStream {
     member: Option<Member>,
     inflater: Decompress,
     crc: crc32fast::Hasher,
+    /// Whole-member decoder for members that fit the batch (see `fast_member`).
+    fast: libdeflater::Decompressor,
+    /// Use `fast` when possible (tests switch it off to compare both paths).
+    pub(crate) use_fast: bool,
     /// Members inflated (for reports and tests).
     pub members: u64,
 }
@@ -122,7 +126,50 @@ impl GzipStream {
             member: None,
             inflater: Decompress::new(false),
             crc: crc32fast::Hasher::new(),
+            fast: libdeflater::Decompressor::new(),
+            use_fast: true,
             members: 0,
+        }
+    }
+
+    /// Inflates the member starting at `self.pos` in one call with libdeflate, which is faster
+    /// than streaming zlib-rs on whole members (see the report in the crate README / examples).
+    /// The member's end is taken to be the next valid member header; its trailer then gives the
+    /// output size, and libdeflate checks CRC and size, so a wrong guess (a magic inside the
+    /// compressed data, garbage after the member) fails and the caller streams the member
+    /// instead. Returns false (nothing consumed, `out` unchanged) in that case.
+    fn fast_member(&mut self, out: &mut Vec<u8>, max_out: usize, marks: &mut Vec<Mark>) -> bool {
+        let data = &self.data[..];
+        let p = self.pos;
+        let Some(end) = next_header(data, p + 18).or(Some(data.len())) else {
+            return false;
+        };
+        if end < p + 18 {
+            return false;
+        }
+        let t = &data[end - 4..end];
+        let isize = u32::from_le_bytes([t[0], t[1], t[2], t[3]]) as usize;
+        let inp = (end - p) as u64;
+        if isize > max_out || is_bomb(isize as u64, inp) {
+            return false;
+        }
+        let old = out.len();
+        out.resize(old + isize, 0);
+        match self.fast.gzip_decompress(&data[p..end], &mut out[old..]) {
+            Ok(n) if n == isize => {
+                marks.push(Mark {
+                    at: old,
+                    src: self.base + p as u64,
+                    linear: false,
+                });
+                self.pos = end;
+                self.members += 1;
+                true
+            }
+            _ => {
+                out.truncate(old);
+                false
+            }
         }
     }
 
@@ -152,6 +199,10 @@ impl Decode for GzipStream {
                 }
                 if self.pos >= self.data.len() {
                     return Ok(true);
+                }
+                let budget = want.saturating_sub(out.len()).max(1 << 16);
+                if self.use_fast && self.fast_member(out, budget, marks) {
+                    continue;
                 }
                 match parse_header(&self.data[self.pos..]) {
                     GzHeader::Ok(h) => {
@@ -310,7 +361,8 @@ pub fn find_member_start(data: &[u8], from: usize, to: usize) -> Option<MemberSt
     let mut buf = vec![0u8; 64 << 10];
     let mut i = from;
     while i < to {
-        let p = i + memchr::memmem::find(&data[i..to], &GZIP_MAGIC)?;
+        // A candidate must start before `to`; its magic may run past it.
+        let p = i + memchr::memmem::find(&data[i..(to + 2).min(data.len())], &GZIP_MAGIC)?;
         i = p + 1;
         let GzHeader::Ok(h) = parse_header(&data[p..]) else {
             continue;
