@@ -56,7 +56,12 @@ pub fn detect_format(b: &[u8], eof: bool) -> Result<Option<Format>, ()> {
         memchr::memmem::find(win, b"<DOC>").or_else(|| memchr::memmem::find(win, b"<DOC "));
     // TREC only when nothing but blanks and comments precede the first <DOC> (a text file that
     // mentions <DOC> is not a collection); WARC after leading garbage is resynced on.
-    let trec_ok = |t: usize| crate::trec::skipped_is_benign(&win[..t]);
+    let trec_ok = |t: usize| {
+        let before: Vec<u8> = String::from_utf8_lossy(&win[..t])
+            .replace("</DOC>", "")
+            .into_bytes();
+        crate::trec::skipped_is_benign(&before)
+    };
     Ok(match (warc_at, trec_at) {
         (Some(w), Some(t)) if t < w && trec_ok(t) => Some(Format::Trec),
         (Some(_), _) => Some(Format::Warc),

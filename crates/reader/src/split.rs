@@ -50,9 +50,10 @@ pub(crate) enum Step {
     End,
 }
 
-/// First position `>= i` that is not CR, LF, space or tab.
+/// First position `>= i` that is not CR, LF, space, tab or NUL (NUL padding between records is
+/// tolerated, as warcio and FastWARC do).
 pub(crate) fn skip_blank(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && matches!(b[i], b'\r' | b'\n' | b' ' | b'\t') {
+    while i < b.len() && matches!(b[i], b'\r' | b'\n' | b' ' | b'\t' | 0) {
         i += 1;
     }
     i

@@ -40,7 +40,9 @@ pub(crate) fn find_warc_line(buf: &[u8], from: usize) -> Option<usize> {
     let mut i = from;
     while i < buf.len() {
         let p = i + finder.find(&buf[i..])?;
-        if (p == 0 || buf[p - 1] == b'\n') && buf.get(p + 5).is_some_and(u8::is_ascii_digit) {
+        if (p == 0 || matches!(buf[p - 1], b'\n' | b'\r' | 0))
+            && buf.get(p + 5).is_some_and(u8::is_ascii_digit)
+        {
             return Some(p);
         }
         i = p + 1;
