@@ -17,14 +17,20 @@ ARTICLES = {
          "The mayor thanked residents for their patience and promised that the new toll would stay "
          "unchanged until the end of next year.",
          "Critics pointed out that the work ran eleven months late, and the council has ordered an "
-         "independent review of how the contracts were awarded and supervised."]),
+         "independent review of how the contracts were awarded and supervised.",
+         "Shop owners near the southern ramp said business had fallen by a third during the closure, and "
+         "several are asking the council for help with rent. The chamber of commerce plans a street "
+         "festival next month to bring customers back to the quarter."]),
     "orchard": ("Cold spring leaves orchards with a thin apple harvest",
         ["Growers across the valley expect one of the smallest apple harvests in a decade after late "
          "frost damaged blossoms in April. Some farms lost more than half of their early varieties.",
          "Prices at the farmers market have already climbed, and several cider makers say they will "
          "buy fruit from neighbouring regions to keep their presses running through the autumn.",
          "Agricultural advisers recommend frost fans and later blooming trees, though both take years "
-         "to pay for themselves on small family orchards."]),
+         "to pay for themselves on small family orchards.",
+         "The regional cooperative will publish its final figures in November, once the late varieties "
+         "have been picked and weighed, and it expects to ask the ministry for emergency support for "
+         "the growers who lost most of their crop."]),
     "library": ("Village library turns a century old with a week of readings",
         ["The village library celebrates its hundredth birthday this week with readings, a book swap "
          "and an exhibition of photographs from its first decades, when it occupied a single room above "
@@ -32,14 +38,18 @@ ARTICLES = {
          "Volunteers spent the winter scanning ledgers that record every loan since the opening. The "
          "most borrowed title of the whole century turned out to be a guide to growing vegetables.",
          "The librarian hopes the anniversary will attract new members, especially teenagers, for whom "
-         "a quiet study room with long opening hours was added last year."]),
+         "a quiet study room with long opening hours was added last year.",
+         "Entry to every event is free, and the organisers ask visitors to bring one old book each for "
+         "the swap table, where the stock of the first day was gone within an hour."]),
     "comet": ("Amateur astronomers spot a faint comet near the horizon",
         ["Two amateur astronomers photographed a faint comet low in the western sky shortly after "
          "sunset on Thursday. Their images were confirmed the next night by a university observatory.",
          "The comet is too dim for the naked eye, but binoculars and a dark site away from city lights "
          "should reveal a small fuzzy patch with a short tail during the coming fortnight.",
          "Its orbit suggests it last passed near the sun several thousand years ago, long before any "
-         "written record of the sky."]),
+         "written record of the sky.",
+         "Both observers work as teachers and have hunted for comets in their spare time for more than "
+         "fifteen years; this is their first discovery, and by tradition the comet will carry their names."]),
 }
 
 def template_news(title, paras):

@@ -73,14 +73,17 @@ pub enum CharsetArg {
 }
 
 impl ExtractArgs {
-    fn extractor(&self) -> anyhow::Result<Extractor> {
-        let method = match self.method {
+    fn method(&self) -> Method {
+        match self.method {
             MethodArg::Blocks => Method::Blocks,
             MethodArg::Plateau => Method::Plateau,
             MethodArg::Full => Method::Full,
-        };
+        }
+    }
+
+    fn extractor(&self) -> anyhow::Result<Extractor> {
         Ok(ExtractorBuilder::new()
-            .method(method)
+            .method(self.method())
             .charset(self.charset_mode())
             .build()?)
     }
@@ -110,12 +113,12 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
             "nothing to do: give archive INPUTs, --html FILE or --html-dir DIR --out-dir DIR"
         );
     }
-    // Archive inputs (WARC/ARC/TREC) are read by the archive pipeline, which the lead wires in as
-    // `crate::extract_archives::run(&args)` once the reader crate lands.
-    anyhow::bail!(
-        "extracting from archive inputs is not wired in yet ({} inputs given)",
-        args.inputs.len()
-    )
+    // Archive inputs (WARC/ARC/TREC): the charset comes from HTTP, BOM, <meta> or detection,
+    // whatever `--charset` says (that flag is for the bare-HTML modes).
+    let builder = ExtractorBuilder::new()
+        .method(args.method())
+        .charset(CharsetMode::Auto);
+    crate::extract_archives::run(&args, builder)
 }
 
 /// Main text of one decoded page.

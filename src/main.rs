@@ -1,6 +1,14 @@
 //! The main entry point into crawlsift: parses the command line and runs one subcommand.
 
+mod dedup;
+mod docs;
 mod extract;
+mod extract_archives;
+mod inputs;
+mod output;
+mod pipeline;
+mod progress;
+mod records;
 
 use std::process::ExitCode;
 
@@ -16,14 +24,20 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// List the records of archives as JSON lines, or count them with --summary.
+    Records(records::RecordsArgs),
     /// Extract the main text of pages: from archives, one HTML file, or a folder of HTML files.
     Extract(extract::ExtractArgs),
+    /// Cluster exact and near-duplicate documents of archives (the main job).
+    Dedup(dedup::DedupArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Records(args) => records::run(args),
         Command::Extract(args) => extract::run(args),
+        Command::Dedup(args) => dedup::run(args),
     };
     match result {
         Ok(code) => code,
@@ -32,4 +46,34 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// The worker thread count: `--threads`, or all cores.
+pub(crate) fn threads(arg: Option<usize>) -> anyhow::Result<usize> {
+    match arg {
+        Some(0) => anyhow::bail!("--threads must be at least 1"),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)),
+    }
+}
+
+/// Exit status: 1 when an input could not be opened, 2 when records had errors, 0 otherwise.
+pub(crate) fn exit_code(open_failures: usize, record_errors: u64) -> ExitCode {
+    if open_failures > 0 {
+        ExitCode::from(1)
+    } else if record_errors > 0 {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Peak resident memory of this process in bytes (Linux `VmHWM`), if known.
+pub(crate) fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
 }

@@ -2,7 +2,7 @@
 //!
 //! [`AtomicFile`] writes to a temporary name beside the target (`.NAME.tmp-PID`), and only
 //! [`AtomicFile::commit`] flushes, fsyncs and renames it into place; dropping it uncommitted
-//! removes the temporary file. A `.gz` / `.zst` target name picks the compression.
+//! removes the temporary file. A `.gz` or `.zst` target name picks the compression.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
@@ -17,7 +17,11 @@ const OUTPUT_BUFFER_BYTES: usize = 1 << 20;
 enum Sink {
     Plain(BufWriter<File>),
     Gzip(GzEncoder<BufWriter<File>>),
+    Zstd(zstd::Encoder<'static, BufWriter<File>>),
 }
+
+/// zstd level of `.zst` outputs: zstd's default, fast with a good ratio.
+const ZSTD_LEVEL: i32 = 3;
 
 /// A file written under a temporary name and renamed into place by [`AtomicFile::commit`].
 pub struct AtomicFile {
@@ -29,38 +33,74 @@ pub struct AtomicFile {
 impl AtomicFile {
     /// Creates the temporary file for `target`; compresses with gzip when the name ends in `.gz`.
     pub fn create(target: &Path) -> anyhow::Result<Self> {
-        let dir = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let dir = target
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
         let name = target
             .file_name()
             .with_context(|| format!("{}: not a file name", target.display()))?;
-        let tmp = dir.join(format!(".{}.tmp-{}", name.to_string_lossy(), std::process::id()));
-        let file = File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+        let tmp = dir.join(format!(
+            ".{}.tmp-{}",
+            name.to_string_lossy(),
+            std::process::id()
+        ));
+        let file =
+            File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
         let buf = BufWriter::with_capacity(OUTPUT_BUFFER_BYTES, file);
-        let sink = if name.to_string_lossy().ends_with(".gz") {
+        let lossy = name.to_string_lossy();
+        let sink = if lossy.ends_with(".gz") {
             Sink::Gzip(GzEncoder::new(buf, flate2::Compression::new(6)))
+        } else if lossy.ends_with(".zst") {
+            Sink::Zstd(
+                zstd::Encoder::new(buf, ZSTD_LEVEL)
+                    .with_context(|| format!("zstd for {}", tmp.display()))?,
+            )
         } else {
             Sink::Plain(buf)
         };
-        Ok(AtomicFile { sink: Some(sink), tmp, target: target.to_path_buf() })
+        Ok(AtomicFile {
+            sink: Some(sink),
+            tmp,
+            target: target.to_path_buf(),
+        })
     }
 
     /// Finishes compression, flushes, fsyncs and renames the file to its target name.
     pub fn commit(mut self) -> anyhow::Result<()> {
-        let sink = self.sink.take().expect("commit is called once, on a live file");
+        let sink = self
+            .sink
+            .take()
+            .expect("commit is called once, on a live file");
         let buf = match sink {
             Sink::Plain(buf) => buf,
-            Sink::Gzip(gz) => gz.finish().with_context(|| format!("writing {}", self.tmp.display()))?,
+            Sink::Gzip(gz) => gz
+                .finish()
+                .with_context(|| format!("writing {}", self.tmp.display()))?,
+            Sink::Zstd(z) => z
+                .finish()
+                .with_context(|| format!("writing {}", self.tmp.display()))?,
         };
         let file = buf
             .into_inner()
             .map_err(|e| e.into_error())
             .with_context(|| format!("writing {}", self.tmp.display()))?;
-        file.sync_all().with_context(|| format!("syncing {}", self.tmp.display()))?;
-        fs::rename(&self.tmp, &self.target)
-            .with_context(|| format!("renaming {} to {}", self.tmp.display(), self.target.display()))?;
+        file.sync_all()
+            .with_context(|| format!("syncing {}", self.tmp.display()))?;
+        fs::rename(&self.tmp, &self.target).with_context(|| {
+            format!(
+                "renaming {} to {}",
+                self.tmp.display(),
+                self.target.display()
+            )
+        })?;
         if let Some(dir) = self.target.parent() {
             // Make the rename itself durable; a directory that cannot be opened is not an error.
-            if let Ok(d) = File::open(if dir.as_os_str().is_empty() { Path::new(".") } else { dir }) {
+            if let Ok(d) = File::open(if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            }) {
                 let _ = d.sync_all();
             }
         }
@@ -73,6 +113,7 @@ impl Write for AtomicFile {
         match self.sink.as_mut() {
             Some(Sink::Plain(w)) => w.write(data),
             Some(Sink::Gzip(w)) => w.write(data),
+            Some(Sink::Zstd(w)) => w.write(data),
             None => Err(io::Error::other("file already committed")),
         }
     }
@@ -80,6 +121,7 @@ impl Write for AtomicFile {
         match self.sink.as_mut() {
             Some(Sink::Plain(w)) => w.flush(),
             Some(Sink::Gzip(w)) => w.flush(),
+            Some(Sink::Zstd(w)) => w.flush(),
             None => Ok(()),
         }
     }
@@ -117,7 +159,9 @@ mod tests {
         f.write_all(b"{\"a\":1}\n").unwrap();
         f.commit().unwrap();
         let mut text = String::new();
-        flate2::read::GzDecoder::new(File::open(&target).unwrap()).read_to_string(&mut text).unwrap();
+        flate2::read::GzDecoder::new(File::open(&target).unwrap())
+            .read_to_string(&mut text)
+            .unwrap();
         assert_eq!(text, "{\"a\":1}\n");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }

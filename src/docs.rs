@@ -1,0 +1,107 @@
+//! From a record to a document: which records are pages, and their extracted text.
+//!
+//! A *document* is a capture of a page: a WARC `response`/`resource`/`conversion` record, an ARC
+//! record or a TREC document, whose HTTP status (when it carries HTTP) is 200 and whose payload
+//! the extractor turns into text. Everything else is counted under a stable reason name: other
+//! record types (`record_type`), other HTTP statuses (`http_status`), unparsable HTTP
+//! (`bad_http`), and the extractor's own reasons (`pdf`, `image`, `binary`, `empty`, ...).
+
+use crawlsift_common::SourcePos;
+use crawlsift_extractor::{Extracted, Extractor, Skip};
+use crawlsift_reader::{Record, RecordKind};
+
+/// The HTTP status of a page capture. Redirects, errors and partial content are not pages.
+const PAGE_STATUS: u16 = 200;
+
+/// A record's identity, kept whatever became of it.
+#[derive(Debug, Clone)]
+pub struct Origin {
+    /// File index, byte offset, record ordinal.
+    pub pos: SourcePos,
+    /// WARC-Record-ID, ARC `url date`, or DOCNO.
+    pub id: String,
+    /// Target URL.
+    pub url: Option<String>,
+}
+
+/// What one record became.
+#[derive(Debug)]
+pub enum Outcome {
+    /// A page with text, and the media type it was declared as.
+    Page(Extracted, Option<String>),
+    /// Not a page, or a page without text; the reason's stable name.
+    Skipped(&'static str),
+}
+
+/// Whether a record type can hold a page at all.
+fn may_be_page(kind: &RecordKind) -> bool {
+    matches!(
+        kind,
+        RecordKind::Response
+            | RecordKind::Resource
+            | RecordKind::Conversion
+            | RecordKind::Arc
+            | RecordKind::TrecWeb
+            | RecordKind::TrecText
+    )
+}
+
+/// Extracts the document a record holds, or says why it holds none.
+pub fn extract_record(rec: &Record, ex: &mut Extractor) -> Outcome {
+    if !may_be_page(&rec.kind) {
+        return Outcome::Skipped("record_type");
+    }
+    let ctype;
+    let result = match rec.http() {
+        Some(Ok(resp)) => {
+            // TREC `<DOCHDR>`s may carry no status line (status 0): the page is all there is.
+            if resp.status != PAGE_STATUS && resp.status != 0 {
+                return Outcome::Skipped("http_status");
+            }
+            ctype = resp.header("content-type").map(str::to_string);
+            ex.extract(&resp.body, ctype.as_deref(), None)
+        }
+        Some(Err(_)) => return Outcome::Skipped("bad_http"),
+        None => {
+            if matches!(rec.kind, RecordKind::Response | RecordKind::TrecWeb)
+                && !rec.block.is_empty()
+            {
+                // A response that should carry HTTP but does not parse as it (dns:, ftp:, ...).
+                if rec.url.as_deref().is_some_and(|u| u.starts_with("dns:")) {
+                    return Outcome::Skipped("record_type");
+                }
+            }
+            ctype = rec.content_type.clone();
+            ex.extract(&rec.block, ctype.as_deref(), None)
+        }
+    };
+    match result {
+        Ok(doc) => Outcome::Page(doc, ctype),
+        Err(skip) => Outcome::Skipped(skip_name(skip)),
+    }
+}
+
+fn skip_name(skip: Skip) -> &'static str {
+    skip.as_str()
+}
+
+/// The media type of a `Content-Type` value, without parameters, lowercased.
+pub fn mime(content_type: &str) -> String {
+    content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
+}
+
+impl Origin {
+    /// The identity of `rec`.
+    pub fn of(rec: &Record) -> Self {
+        Origin {
+            pos: rec.pos,
+            id: rec.id.clone(),
+            url: rec.url.clone(),
+        }
+    }
+}

@@ -1,0 +1,187 @@
+//! `crawlsift extract INPUT...`: one JSON line per document of WARC/ARC/TREC archives, with
+//! counts of what was skipped and why on stderr. Feeds give one line per item.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::process::ExitCode;
+use std::sync::Mutex;
+
+use anyhow::Context;
+use crawlsift_common::limits::{RAW_QUEUE_CAP, TEXT_QUEUE_CAP};
+use crawlsift_extractor::ExtractorBuilder;
+use crawlsift_reader::{FileReport, ReaderConfig, Record};
+use serde_json::json;
+
+use crate::docs::{extract_record, mime, Outcome};
+use crate::extract::ExtractArgs;
+use crate::inputs::InputSet;
+use crate::output::AtomicFile;
+use crate::pipeline::{self, Reorder};
+use crate::progress::Progress;
+
+/// Runs the archive mode of `crawlsift extract`.
+pub fn run(args: &ExtractArgs, builder: ExtractorBuilder) -> anyhow::Result<ExitCode> {
+    let inputs = InputSet::expand(&args.inputs)?;
+    let threads = crate::threads(args.threads)?;
+    builder.clone().build().context("extractor configuration")?;
+    let reader_cfg = ReaderConfig {
+        threads,
+        ..ReaderConfig::default()
+    };
+    let reports: Mutex<Vec<Result<FileReport, String>>> = Mutex::new(Vec::new());
+    let mut skipped: BTreeMap<&'static str, u64> = BTreeMap::new();
+    let mut documents = 0u64;
+    let mut out = match &args.output {
+        Some(path) => Out::File(Box::new(AtomicFile::create(path)?)),
+        None => Out::Stdout(io::BufWriter::with_capacity(1 << 16, io::stdout().lock())),
+    };
+    let progress = Progress::new(inputs.total_bytes(), args.output.is_none());
+
+    let result = std::thread::scope(|s| -> anyhow::Result<()> {
+        let (mut producer, raw_rx) = pipeline::producer::<Vec<Record>>(RAW_QUEUE_CAP);
+        let (inputs_ref, cfg, reports_ref) = (&inputs, &reader_cfg, &reports);
+        std::thread::Builder::new()
+            .name("reader".into())
+            .spawn_scoped(s, move || {
+                for (fi, input) in inputs_ref.inputs.iter().enumerate() {
+                    let r = crawlsift_reader::read_input(input, fi as u32, cfg, &mut |b| {
+                        producer.send(b)
+                    });
+                    reports_ref
+                        .lock()
+                        .expect("no thread panics while holding the lock")
+                        .push(r.map_err(|e| e.to_string()));
+                }
+            })?;
+        let init = || {
+            builder
+                .clone()
+                .build()
+                .expect("the configuration was checked before any thread started")
+        };
+        let lines = pipeline::stage(
+            s,
+            "extract",
+            threads,
+            raw_rx,
+            TEXT_QUEUE_CAP,
+            init,
+            |ex, batch: Vec<Record>| {
+                let mut text = Vec::new();
+                let mut skips: Vec<&'static str> = Vec::new();
+                let mut docs = 0u64;
+                let mut last = None;
+                for rec in &batch {
+                    last = Some(rec.pos);
+                    match extract_record(rec, ex) {
+                        Outcome::Page(p, ctype) if p.method == "feed" => {
+                            for (n, item) in p.items.iter().enumerate() {
+                                let line = json!({
+                                    "id": rec.id, "item": n, "url": item.link, "title": item.title, "date": item.date,
+                                    "text": item.text, "content_type": ctype.as_deref().map(mime), "charset": p.charset, "method": "feed",
+                                });
+                                serde_json::to_writer(&mut text, &line)
+                                    .expect("writing JSON to memory cannot fail");
+                                text.push(b'\n');
+                                docs += 1;
+                            }
+                        }
+                        Outcome::Page(p, ctype) => {
+                            let line = json!({
+                                "id": rec.id, "url": rec.url, "title": p.title, "text": p.text,
+                                "content_type": ctype.as_deref().map(mime), "charset": p.charset, "method": p.method,
+                            });
+                            serde_json::to_writer(&mut text, &line)
+                                .expect("writing JSON to memory cannot fail");
+                            text.push(b'\n');
+                            docs += 1;
+                        }
+                        Outcome::Skipped(why) => skips.push(why),
+                    }
+                }
+                (text, skips, docs, last)
+            },
+        );
+        Reorder::drain(
+            lines,
+            |(text, skips, docs, last): (
+                Vec<u8>,
+                Vec<&'static str>,
+                u64,
+                Option<crawlsift_common::SourcePos>,
+            )|
+             -> anyhow::Result<()> {
+                for why in skips {
+                    *skipped.entry(why).or_default() += 1;
+                }
+                documents += docs;
+                if let Some(pos) = last {
+                    progress.update(inputs_ref.bytes_before(pos.file) + pos.offset, documents);
+                }
+                out.write_all(&text).context("writing output")
+            },
+        )
+    });
+    progress.finish();
+    if let Err(e) = &result {
+        if e.root_cause()
+            .downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+        {
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
+    result?;
+    match out {
+        Out::File(f) => f.commit()?,
+        Out::Stdout(mut w) => w.flush()?,
+    }
+    let reports = reports.into_inner().expect("reader thread ended");
+    let mut open_failures = 0;
+    let mut errors = 0;
+    for (fi, r) in reports.iter().enumerate() {
+        match r {
+            Ok(r) => {
+                errors += r.error_count();
+                for e in r.error_examples.iter().take(5) {
+                    eprintln!("crawlsift: {}: {e}", inputs.name(fi as u32));
+                }
+            }
+            Err(e) => {
+                open_failures += 1;
+                eprintln!("crawlsift: {e}");
+            }
+        }
+    }
+    let skipped: Vec<String> = skipped.iter().map(|(k, n)| format!("{k}={n}")).collect();
+    eprintln!(
+        "crawlsift extract: {documents} documents; skipped: {}",
+        if skipped.is_empty() {
+            "none".into()
+        } else {
+            skipped.join(" ")
+        }
+    );
+    Ok(crate::exit_code(open_failures, errors))
+}
+
+/// Where the JSON lines go: a file that appears whole on success, or standard output.
+enum Out {
+    File(Box<AtomicFile>),
+    Stdout(io::BufWriter<io::StdoutLock<'static>>),
+}
+
+impl Write for Out {
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        match self {
+            Out::File(f) => f.write(b),
+            Out::Stdout(w) => w.write(b),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Out::File(f) => f.flush(),
+            Out::Stdout(w) => w.flush(),
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! `crawlsift records`: one JSON line per record, or with `--summary` only counts per file and in
+//! total (every payload is still inflated and decoded, so this is the reading benchmark).
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Mutex;
+
+use clap::Args;
+use crawlsift_common::limits::{RAW_QUEUE_CAP, TEXT_QUEUE_CAP};
+use crawlsift_reader::{FileReport, ReaderConfig, Record};
+use serde_json::json;
+
+use crate::inputs::InputSet;
+use crate::pipeline::{self, Reorder};
+
+/// Arguments of `crawlsift records`.
+#[derive(Args, Debug)]
+pub struct RecordsArgs {
+    /// Archive files or directories (recursed in sorted order); `-` reads standard input.
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// Print only counts per file and in total (payloads are still decoded).
+    #[arg(long)]
+    pub summary: bool,
+    /// Check WARC-Block-Digest and WARC-Payload-Digest and count mismatches.
+    #[arg(long)]
+    pub verify_digests: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long, short = 'j')]
+    pub threads: Option<usize>,
+}
+
+/// What decoding one record's HTTP message gave.
+#[derive(Default, Clone, Copy)]
+struct HttpTally {
+    http: u64,
+    http_errors: u64,
+    lied: u64,
+    payload_bytes: u64,
+}
+
+impl HttpTally {
+    fn add(&mut self, o: &HttpTally) {
+        self.http += o.http;
+        self.http_errors += o.http_errors;
+        self.lied += o.lied;
+        self.payload_bytes += o.payload_bytes;
+    }
+}
+
+/// Decodes the record's HTTP message: returns its status (if any) and the tally.
+fn decode(rec: &Record) -> (Option<u16>, u64, HttpTally) {
+    let mut t = HttpTally::default();
+    match rec.http() {
+        Some(Ok(resp)) => {
+            t.http = 1;
+            t.lied = u64::from(resp.flags.lied());
+            t.payload_bytes = resp.body.len() as u64;
+            (Some(resp.status), resp.body.len() as u64, t)
+        }
+        Some(Err(_)) => {
+            t.http_errors = 1;
+            (None, rec.block.len() as u64, t)
+        }
+        None => {
+            t.payload_bytes = rec.block.len() as u64;
+            (None, rec.block.len() as u64, t)
+        }
+    }
+}
+
+/// Runs `crawlsift records`.
+pub fn run(args: RecordsArgs) -> anyhow::Result<ExitCode> {
+    let inputs = InputSet::expand(&args.inputs)?;
+    let threads = crate::threads(args.threads)?;
+    let reader_cfg = ReaderConfig {
+        threads,
+        verify_digests: args.verify_digests,
+        ..ReaderConfig::default()
+    };
+    let reports: Mutex<Vec<Result<FileReport, String>>> = Mutex::new(Vec::new());
+    let mut tallies: Vec<HttpTally> = vec![HttpTally::default(); inputs.inputs.len()];
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let summary = args.summary;
+
+    let result = std::thread::scope(|s| -> anyhow::Result<()> {
+        let (mut producer, raw_rx) = pipeline::producer::<Vec<Record>>(RAW_QUEUE_CAP);
+        let (inputs_ref, cfg, reports_ref) = (&inputs, &reader_cfg, &reports);
+        std::thread::Builder::new()
+            .name("reader".into())
+            .spawn_scoped(s, move || {
+                for (fi, input) in inputs_ref.inputs.iter().enumerate() {
+                    let r = crawlsift_reader::read_input(input, fi as u32, cfg, &mut |batch| {
+                        producer.send(batch)
+                    });
+                    reports_ref
+                        .lock()
+                        .expect("no thread panics while holding the lock")
+                        .push(r.map_err(|e| e.to_string()));
+                }
+            })?;
+        let lines = pipeline::stage(
+            s,
+            "decode",
+            threads,
+            raw_rx,
+            TEXT_QUEUE_CAP,
+            || (),
+            |_, batch: Vec<Record>| {
+                let mut text = Vec::new();
+                let mut per_file: Vec<(u32, HttpTally)> = Vec::new();
+                for rec in &batch {
+                    let (status, payload_len, t) = decode(rec);
+                    match per_file.last_mut() {
+                        Some((f, acc)) if *f == rec.pos.file => acc.add(&t),
+                        _ => per_file.push((rec.pos.file, t)),
+                    }
+                    if !summary {
+                        let line = json!({
+                            "file": inputs_ref.name(rec.pos.file), "offset": rec.pos.offset, "index": rec.pos.index,
+                            "type": rec.kind.as_str(), "id": rec.id, "url": rec.url, "date": rec.date,
+                            "content_type": rec.content_type, "http_status": status, "payload_length": payload_len,
+                        });
+                        serde_json::to_writer(&mut text, &line)
+                            .expect("writing JSON to memory cannot fail");
+                        text.push(b'\n');
+                    }
+                }
+                (text, per_file)
+            },
+        );
+        Reorder::drain(
+            lines,
+            |(text, per_file): (Vec<u8>, Vec<(u32, HttpTally)>)| -> anyhow::Result<()> {
+                for (f, t) in per_file {
+                    if let Some(acc) = tallies.get_mut(f as usize) {
+                        acc.add(&t);
+                    }
+                }
+                out.write_all(&text).map_err(anyhow::Error::from)
+            },
+        )
+    });
+    let broken_pipe = matches!(&result, Err(e) if e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe));
+    if broken_pipe {
+        return Ok(ExitCode::SUCCESS);
+    }
+    result?;
+    out.flush()?;
+    drop(out);
+
+    let reports = reports.into_inner().expect("reader thread ended");
+    let mut total = FileReport::default();
+    let mut total_tally = HttpTally::default();
+    let mut open_failures = 0;
+    for (fi, r) in reports.iter().enumerate() {
+        let name = inputs.name(fi as u32);
+        match r {
+            Ok(r) => {
+                total.merge(r);
+                total_tally.add(&tallies[fi]);
+                if summary {
+                    print_summary(name, r, &tallies[fi]);
+                } else {
+                    for e in &r.error_examples {
+                        eprintln!("crawlsift: {name}: {e}");
+                    }
+                }
+            }
+            Err(e) => {
+                open_failures += 1;
+                eprintln!("crawlsift: {e}");
+            }
+        }
+    }
+    if summary {
+        print_summary("TOTAL", &total, &total_tally);
+    }
+    Ok(crate::exit_code(open_failures, total.error_count()))
+}
+
+fn print_summary(name: &str, r: &FileReport, t: &HttpTally) {
+    let kinds: Vec<String> = r
+        .records_by_kind
+        .iter()
+        .map(|(k, n)| format!("{k}={n}"))
+        .collect();
+    let errors: BTreeMap<&str, u64> = r.errors.iter().map(|(k, n)| (k.as_str(), *n)).collect();
+    let errors: Vec<String> = errors.iter().map(|(k, n)| format!("{k}={n}")).collect();
+    println!(
+        "{name}: records={} [{}] bytes_in={} block_bytes={} http={} http_errors={} lying_headers={} payload_bytes={} errors={} [{}] digests ok={} mismatch={} unsupported={}",
+        r.records,
+        kinds.join(" "),
+        r.bytes_in,
+        r.block_bytes,
+        t.http,
+        t.http_errors,
+        t.lied,
+        t.payload_bytes,
+        r.error_count(),
+        errors.join(" "),
+        r.digests.ok,
+        r.digests.mismatch,
+        r.digests.unsupported,
+    );
+}
