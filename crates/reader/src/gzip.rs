@@ -94,6 +94,16 @@ fn is_bomb(out: u64, inp: u64) -> bool {
         .saturating_add(INFLATE_RATIO_GRACE_BYTES)
 }
 
+/// Outcome of the whole-member fast path.
+enum Fast {
+    /// The member was inflated into the buffer.
+    Done,
+    /// The member would not fit the buffer's spare capacity.
+    DoesNotFit,
+    /// Not usable here (end unknown, bomb, corrupt): stream the member instead.
+    No,
+}
+
 struct Member {
     start: usize,
     out: u64,
@@ -138,20 +148,23 @@ impl GzipStream {
     /// output size, and libdeflate checks CRC and size, so a wrong guess (a magic inside the
     /// compressed data, garbage after the member) fails and the caller streams the member
     /// instead. Returns false (nothing consumed, `out` unchanged) in that case.
-    fn fast_member(&mut self, out: &mut Vec<u8>, max_out: usize, marks: &mut Vec<Mark>) -> bool {
+    fn fast_member(&mut self, out: &mut Vec<u8>, max_out: usize, marks: &mut Vec<Mark>) -> Fast {
         let data = &self.data[..];
         let p = self.pos;
         let Some(end) = next_header(data, p + 18).or(Some(data.len())) else {
-            return false;
+            return Fast::No;
         };
         if end < p + 18 {
-            return false;
+            return Fast::No;
         }
         let t = &data[end - 4..end];
         let isize = u32::from_le_bytes([t[0], t[1], t[2], t[3]]) as usize;
         let inp = (end - p) as u64;
-        if isize > max_out || is_bomb(isize as u64, inp) {
-            return false;
+        if is_bomb(isize as u64, inp) || isize > MAX_RECORD_BYTES {
+            return Fast::No;
+        }
+        if isize > max_out {
+            return Fast::DoesNotFit;
         }
         let old = out.len();
         out.resize(old + isize, 0);
@@ -164,11 +177,11 @@ impl GzipStream {
                 });
                 self.pos = end;
                 self.members += 1;
-                true
+                Fast::Done
             }
             _ => {
                 out.truncate(old);
-                false
+                Fast::No
             }
         }
     }
@@ -200,9 +213,23 @@ impl Decode for GzipStream {
                 if self.pos >= self.data.len() {
                     return Ok(true);
                 }
-                let budget = want.saturating_sub(out.len()).max(1 << 16);
-                if self.use_fast && self.fast_member(out, budget, marks) {
-                    continue;
+                if self.use_fast {
+                    // Inflate into spare capacity only (no reallocation of a full batch); a
+                    // member that does not fit ends the batch, or gets room if it is the first.
+                    let spare = out.capacity() - out.len();
+                    match self.fast_member(out, spare, marks) {
+                        Fast::Done => continue,
+                        Fast::DoesNotFit if out.len() > start_len => return Ok(false),
+                        Fast::DoesNotFit => {
+                            let room = want.saturating_sub(out.len()).max(1 << 16);
+                            out.reserve(room);
+                            let spare = out.capacity() - out.len();
+                            if let Fast::Done = self.fast_member(out, spare, marks) {
+                                continue;
+                            }
+                        }
+                        Fast::No => {}
+                    }
                 }
                 match parse_header(&self.data[self.pos..]) {
                     GzHeader::Ok(h) => {

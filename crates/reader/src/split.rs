@@ -7,7 +7,7 @@ use std::io;
 use std::ops::Range;
 
 use bytes::Bytes;
-use crawlsift_common::limits::BATCH_RECORDS;
+use crawlsift_common::limits::{BATCH_RECORDS, MAX_RECORD_BYTES};
 use crawlsift_common::SourcePos;
 
 use crate::decode::{offset_of, rebase, Decode, Mark};
@@ -219,11 +219,13 @@ impl<'c> Splitter<'c> {
         self.next_index += 1;
         self.report.records += 1;
         self.report.block_bytes += rec.block.len() as u64;
-        *self
-            .report
-            .records_by_kind
-            .entry(rec.kind.as_str().to_string())
-            .or_insert(0) += 1;
+        match self.report.records_by_kind.get_mut(rec.kind.as_str()) {
+            Some(n) => *n += 1,
+            None => {
+                let k = rec.kind.as_str().to_string();
+                self.report.records_by_kind.insert(k, 1);
+            }
+        }
         if self.cfg.verify_digests {
             digest::verify(&rec, &mut self.report.digests);
         }
@@ -258,10 +260,12 @@ impl<'c> Splitter<'c> {
         let mut need = 0usize;
         while !self.stopped {
             let want = carry.len() + step_bytes.max(need.saturating_sub(carry.len()));
-            let mut v = Vec::with_capacity(
-                want.min(self.cfg.buffer_bytes.saturating_mul(4))
-                    .max(carry.len()),
-            );
+            // Room for the target plus a quarter, so the batch is rarely reallocated (the
+            // decoder ends a batch rather than grow it).
+            let cap = want
+                .saturating_add(want / 4)
+                .min(want.saturating_add(MAX_RECORD_BYTES));
+            let mut v = Vec::with_capacity(cap.max(carry.len()));
             v.extend_from_slice(&carry);
             let mut marks = std::mem::take(&mut carry_marks);
             let eof = dec.fill(&mut v, want, &mut marks, &mut self.report)?;
