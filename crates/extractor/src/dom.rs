@@ -177,6 +177,31 @@ pub fn class_hints(value: &[u8]) -> u8 {
     bits
 }
 
+/// Scores an ARIA `role` value (a space-separated token list): the landmark roles say what a
+/// region is in the author's own words, so they are read as such, not as class-like words
+/// (`contentinfo` is the page footer, not "content"). `dialog`/`alertdialog` regions are overlays
+/// that are closed when the page loads (cookie, login, legal text), so they count as hidden.
+pub fn role_hints(value: &[u8]) -> u8 {
+    let mut bits = 0;
+    for word in value.split(|c| c.is_ascii_whitespace()) {
+        let mut buf = [0u8; 16];
+        let Some(w) = buf.get_mut(..word.len()) else {
+            continue;
+        };
+        w.copy_from_slice(word);
+        w.make_ascii_lowercase();
+        bits |= match &*w {
+            b"dialog" | b"alertdialog" => hint::HIDDEN,
+            b"navigation" | b"banner" | b"contentinfo" | b"complementary" | b"search" | b"menu"
+            | b"menubar" | b"toolbar" => hint::NEG,
+            b"main" | b"article" => hint::POS,
+            b"comment" => hint::NEG | hint::COMMENT,
+            _ => 0,
+        };
+    }
+    bits
+}
+
 fn word_hint(w: &[u8]) -> u8 {
     use hint::*;
     // Whole words first.
@@ -191,7 +216,8 @@ fn word_hint(w: &[u8]) -> u8 {
         | b"taboola" | b"shoutbox" | b"skyscraper" | b"rss" | b"print" | b"sitemap"
         | b"copyright" | b"legal" | b"topbar" | b"dropdown" | b"trending" | b"popular"
         | b"most" | b"more" | b"teaser" | b"teasers" | b"promoted" | b"header" | b"hdr"
-        | b"ftr" | b"sidenav" | b"subnav" | b"leftnav" | b"rightnav" | b"topnav" | b"tabs" => NEG,
+        | b"ftr" | b"sidenav" | b"subnav" | b"leftnav" | b"rightnav" | b"topnav" | b"tabs"
+        | b"contentinfo" => NEG,
         b"comment" | b"comments" | b"disqus" | b"respond" | b"replies" | b"reply"
         | b"discussion" | b"commentlist" => NEG | COMMENT,
         b"article" | b"content" | b"entry" | b"hentry" | b"main" | b"post" | b"story" | b"text"

@@ -10,7 +10,9 @@ use crawlsift_common::limits::MAX_DOM_DEPTH;
 use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
 use html5gum::Tokenizer;
 
-use crate::dom::{class_hints, hint, style_hides, Block, Chunk, Doc, Node, Tag, TagKind};
+use crate::dom::{
+    class_hints, hint, role_hints, style_hides, Block, Chunk, Doc, Node, Tag, TagKind,
+};
 
 /// Longest title kept, in bytes.
 const MAX_TITLE_BYTES: usize = 4096;
@@ -30,6 +32,9 @@ enum Attr {
     Class,
     Style,
     AriaHidden,
+    AriaModal,
+    Role,
+    Href,
 }
 
 /// Builds a [`Doc`] from tokenizer events.
@@ -38,9 +43,16 @@ struct Builder<'d> {
     stack: Vec<Entry>,
     overflow: u32,
     skip_depth: u32,
-    link_depth: u32,
+    /// Stack index of the live `<a href>`, or `usize::MAX`. HTML closes an open `<a>` when the
+    /// next `<a>` starts, so at most one is live: an unclosed `<a name=x>` anchor (common on old
+    /// pages) must not turn the rest of the page into link text.
+    live_link: usize,
     in_title: bool,
+    /// The title was still open at the end of input (its `</title>` is missing).
+    title_unclosed: bool,
     // The start tag being read.
+    cur_href: bool,
+    cur_open: bool,
     cur_name: u64,
     cur_tag: Tag,
     cur_hints: u8,
@@ -69,7 +81,48 @@ fn name_key(name: &[u8]) -> u64 {
 }
 
 /// Parses `html` into `doc` (which is cleared first).
+///
+/// A `<title>` without `</title>` swallows the rest of the page in a browser's tokenizer (its text
+/// is raw until the end tag). Such pages are truncated or broken captures whose body is still
+/// wanted, so they are parsed a second time with the title ended at the next tag, as libxml2's
+/// recovering parser does. The second parse runs only on those pages.
 pub fn parse(html: &str, doc: &mut Doc) {
+    if parse_once(html, doc) {
+        if let Some(patched) = close_title(html) {
+            parse_once(&patched, doc);
+        }
+    }
+}
+
+/// `html` with `</title>` inserted before the first `<` after the first `<title...>` tag, or
+/// `None` when there is no such tag.
+fn close_title(html: &str) -> Option<String> {
+    let bytes = html.as_bytes();
+    let mut at = 0;
+    let open = loop {
+        let i = at + memchr::memchr(b'<', bytes.get(at..)?)?;
+        if bytes
+            .get(i + 1..i + 6)
+            .is_some_and(|n| n.eq_ignore_ascii_case(b"title"))
+            && bytes
+                .get(i + 6)
+                .is_some_and(|&c| c == b'>' || c.is_ascii_whitespace() || c == b'/')
+        {
+            break i;
+        }
+        at = i + 1;
+    };
+    let gt = open + memchr::memchr(b'>', &bytes[open..])?;
+    let lt = memchr::memchr(b'<', &bytes[gt..]).map_or(bytes.len(), |k| gt + k);
+    let mut out = String::with_capacity(html.len() + 8);
+    out.push_str(html.get(..lt)?);
+    out.push_str("</title>");
+    out.push_str(html.get(lt..)?);
+    Some(out)
+}
+
+/// One parse; returns whether the title was left open at the end of input.
+fn parse_once(html: &str, doc: &mut Doc) -> bool {
     doc.clear();
     doc.nodes.push(Node {
         tag: Tag::Root,
@@ -82,8 +135,11 @@ pub fn parse(html: &str, doc: &mut Doc) {
         stack: Vec::with_capacity(64),
         overflow: 0,
         skip_depth: 0,
-        link_depth: 0,
+        live_link: usize::MAX,
         in_title: false,
+        title_unclosed: false,
+        cur_href: false,
+        cur_open: false,
         cur_name: 0,
         cur_tag: Tag::Inline,
         cur_hints: 0,
@@ -108,6 +164,7 @@ pub fn parse(html: &str, doc: &mut Doc) {
         for _ in Tokenizer::new_with_emitter(html, emitter) {}
     }
     b.finish();
+    b.title_unclosed
 }
 
 impl Builder<'_> {
@@ -118,12 +175,24 @@ impl Builder<'_> {
                 self.cur_tag = Tag::from_name(name);
                 self.cur_hints = 0;
                 self.cur_attr = Attr::Other;
+                self.cur_href = false;
+                self.cur_open = false;
             }
             CallbackEvent::AttributeName { name } => {
                 self.cur_attr = match name {
-                    b"class" | b"id" | b"role" => Attr::Class,
+                    b"class" | b"id" => Attr::Class,
+                    b"role" => Attr::Role,
                     b"style" => Attr::Style,
                     b"aria-hidden" => Attr::AriaHidden,
+                    b"aria-modal" => Attr::AriaModal,
+                    b"href" => {
+                        self.cur_href = true;
+                        Attr::Href
+                    }
+                    b"open" => {
+                        self.cur_open = true;
+                        Attr::Other
+                    }
                     b"hidden" => {
                         self.cur_hints |= hint::HIDDEN;
                         Attr::Other
@@ -138,12 +207,13 @@ impl Builder<'_> {
                         self.cur_hints |= hint::HIDDEN;
                     }
                 }
-                Attr::AriaHidden => {
+                Attr::AriaHidden | Attr::AriaModal => {
                     if value.eq_ignore_ascii_case(b"true") {
                         self.cur_hints |= hint::HIDDEN;
                     }
                 }
-                Attr::Other => {}
+                Attr::Role => self.cur_hints |= role_hints(value),
+                Attr::Other | Attr::Href => {}
             },
             CallbackEvent::CloseStartTag { self_closing } => self.start_tag(self_closing),
             CallbackEvent::EndTag { name } => self.end_tag(name),
@@ -237,7 +307,9 @@ impl Builder<'_> {
             self.overflow = self.overflow.saturating_add(1);
             return;
         }
-        let hidden = self.cur_hints & hint::HIDDEN != 0;
+        // A `<dialog>` is not shown until it is opened (`open` attribute).
+        let closed_dialog = self.cur_name == name_key(b"dialog") && !self.cur_open;
+        let hidden = self.cur_hints & hint::HIDDEN != 0 || closed_dialog;
         let skip = kind == TagKind::Skip || (hidden && tag != Tag::Body && tag != Tag::Html);
         let mut node = u32::MAX;
         if kind == TagKind::Block && self.skip_depth == 0 && !skip {
@@ -252,10 +324,16 @@ impl Builder<'_> {
         }
         if skip {
             self.skip_depth += 1;
-        } else if tag == Tag::A {
-            self.link_depth += 1;
         } else if tag == Tag::Title {
             self.in_title = true;
+        }
+        if tag == Tag::A && !skip {
+            // Only `<a href>` is a link; `<a name>` is an anchor.
+            self.live_link = if self.cur_href {
+                self.stack.len()
+            } else {
+                usize::MAX
+            };
         }
         self.stack.push(Entry {
             name: self.cur_name,
@@ -305,10 +383,11 @@ impl Builder<'_> {
             let Some(e) = self.stack.pop() else { break };
             if e.skip {
                 self.skip_depth = self.skip_depth.saturating_sub(1);
-            } else if e.tag == Tag::A {
-                self.link_depth = self.link_depth.saturating_sub(1);
             } else if e.tag == Tag::Title {
                 self.in_title = false;
+            }
+            if self.stack.len() == self.live_link {
+                self.live_link = usize::MAX;
             }
             if e.tag.kind() == TagKind::Block && self.skip_depth == 0 {
                 self.end_block();
@@ -392,7 +471,7 @@ impl Builder<'_> {
             }
             return;
         }
-        let in_link = self.link_depth > 0;
+        let in_link = self.live_link != usize::MAX;
         let text = &mut self.doc.text;
         for c in s.chars() {
             if c.is_whitespace() {
@@ -434,6 +513,7 @@ impl Builder<'_> {
     }
 
     fn finish(&mut self) {
+        self.title_unclosed = self.in_title;
         self.flush_chunk();
         self.pop_to(0);
         self.end_block();
@@ -533,6 +613,38 @@ mod tests {
         assert!(d.text.starts_with("x\nx"));
         let d = doc("<p>text <a href='unterminated");
         assert_eq!(d.text, "text");
+    }
+
+    #[test]
+    fn unclosed_name_anchors_are_not_links() {
+        // Old pages open `<a name=x>` anchors and never close them; only `<a href>` is a link,
+        // and the next `<a>` ends an open one, as in a browser.
+        let d = doc("<a name=top><p>body text here</p><p>see <a href=/x>this</a> and more</p>");
+        let w: Vec<(u32, u32)> = d.blocks.iter().map(|b| (b.words, b.link_words)).collect();
+        assert_eq!(w, [(3, 0), (4, 1)]);
+        let d = doc("<p><a href=/a>one <a href=/b>two</a> three</p>");
+        assert_eq!(d.blocks[0].link_words, 2);
+    }
+
+    #[test]
+    fn missing_title_end_tag_does_not_swallow_the_page() {
+        let d = doc("<html><head><title>Headline here\n<script>x()</script></head><body><p>The body.</p></body></html>");
+        assert_eq!(d.title, "Headline here");
+        assert_eq!(d.text, "The body.");
+    }
+
+    #[test]
+    fn dialogs_and_modals_are_hidden() {
+        let d = doc("<p>page</p><div role=dialog><p>cookie terms</p></div><div aria-modal=true><p>login</p></div>\
+                     <dialog><p>closed</p></dialog><dialog open><p>shown</p></dialog>");
+        assert_eq!(d.text, "page\nshown");
+    }
+
+    #[test]
+    fn landmark_roles_hint_their_region() {
+        let d = doc("<div role=contentinfo><p>f</p></div><div role=main><p>m</p></div>");
+        assert_eq!(d.nodes[1].hints, hint::NEG);
+        assert_eq!(d.nodes[3].hints, hint::POS);
     }
 
     #[test]
