@@ -12,7 +12,6 @@ use std::io::{BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
@@ -26,7 +25,7 @@ use crawlsift_reader::{FileReport, ReaderConfig, Record};
 use serde_json::json;
 
 use crate::docs::{extract_record, Origin, Outcome};
-use crate::inputs::InputSet;
+use crate::inputs::{InputSet, ReadTally};
 use crate::output::AtomicFile;
 use crate::pipeline::{self, Reorder};
 use crate::progress::Progress;
@@ -127,39 +126,16 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
         Some(_) => Some(TextSpill::create(&spill_path)?),
         None => None,
     };
-    let reports: Mutex<Vec<(PathBuf, Result<FileReport, String>)>> = Mutex::new(Vec::new());
     let mut clusterer = Clusterer::new(&dedup_cfg)?;
     let mut metas: Vec<DocMeta> = Vec::new();
     let mut skipped: BTreeMap<&'static str, u64> = BTreeMap::new();
 
-    let collect = std::thread::scope(|s| -> anyhow::Result<()> {
-        let (mut producer, raw_rx) = pipeline::producer::<Vec<Record>>(RAW_QUEUE_CAP);
-        let (inputs_ref, reader_cfg, times_ref, reports_ref) =
-            (&inputs, &reader_cfg, &times, &reports);
-        std::thread::Builder::new()
+    let collect = std::thread::scope(|s| -> anyhow::Result<Vec<Result<FileReport, String>>> {
+        let (producer, raw_rx) = pipeline::producer::<Vec<Record>>(RAW_QUEUE_CAP);
+        let (inputs_ref, reader_cfg) = (&inputs, &reader_cfg);
+        let reader = std::thread::Builder::new()
             .name("reader".into())
-            .spawn_scoped(s, move || {
-                let t = Instant::now();
-                let mut waited = Duration::ZERO;
-                for (fi, input) in inputs_ref.inputs.iter().enumerate() {
-                    let result =
-                        crawlsift_reader::read_input(input, fi as u32, reader_cfg, &mut |batch| {
-                            let w = Instant::now();
-                            let ok = producer.send(batch);
-                            waited += w.elapsed();
-                            ok
-                        });
-                    let entry = (input.path(), result.map_err(|e| e.to_string()));
-                    reports_ref
-                        .lock()
-                        .expect("no thread panics while holding the lock")
-                        .push(entry);
-                }
-                let busy = t.elapsed().saturating_sub(waited);
-                times_ref
-                    .read_ns
-                    .fetch_add(busy.as_nanos() as u64, Ordering::Relaxed);
-            })?;
+            .spawn_scoped(s, move || inputs_ref.read_all(reader_cfg, producer))?;
         let extract_rx = pipeline::stage(
             s,
             "extract",
@@ -213,7 +189,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
             },
         );
         let mut docs_seen = 0u64;
-        Reorder::drain(fp_rx, |batch: Vec<DocOut>| -> anyhow::Result<()> {
+        let drained = Reorder::drain(fp_rx, |batch: Vec<DocOut>| -> anyhow::Result<()> {
             for d in batch {
                 let last_pos = d.origin.pos;
                 match d.outcome {
@@ -254,10 +230,16 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
                 );
             }
             Ok(())
-        })
+        });
+        let (reports, read_busy) = reader.join().expect("the reader thread does not panic");
+        times
+            .read_ns
+            .fetch_add(read_busy.as_nanos() as u64, Ordering::Relaxed);
+        drained.map(|()| reports)
     });
     progress.finish();
-    collect?;
+    let reports = collect?;
+    let tally = inputs.tally(&reports, args.quiet);
     let read_done = started.elapsed();
 
     let cluster_start = Instant::now();
@@ -266,7 +248,6 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
     let cluster_time = cluster_start.elapsed();
 
     // Everything below writes outputs: from here, failure leaves no partial file.
-    let reports = reports.into_inner().expect("reader thread ended");
     let doc_metas: Vec<usize> = metas
         .iter()
         .enumerate()
@@ -294,15 +275,11 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
     let _ = fs::remove_file(&spill_path);
     let write_time = write_start.elapsed();
 
-    let record_errors: u64 = reports
-        .iter()
-        .filter_map(|(_, r)| r.as_ref().ok())
-        .map(FileReport::error_count)
-        .sum();
-    let open_failures = reports.iter().filter(|(_, r)| r.is_err()).count();
     let total = started.elapsed();
     let report = build_report(ReportParts {
         reports: &reports,
+        inputs: &inputs,
+        tally: &tally,
         skipped: &skipped,
         clustering: &clustering,
         documents: doc_metas.len(),
@@ -326,7 +303,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
         eprintln!(
             "crawlsift dedup: {} documents from {} records in {:.1} s; {} clusters, {} duplicates ({} exact, {} near), {} too short to judge",
             doc_metas.len(),
-            reports.iter().filter_map(|(_, r)| r.as_ref().ok()).map(|r| r.records).sum::<u64>(),
+            tally.records,
             total.as_secs_f64(),
             st.clusters,
             st.exact_duplicates + st.near_duplicates,
@@ -343,20 +320,8 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
         if let Some(t) = &args.text {
             eprintln!("  text:      {}", t.display());
         }
-        for (path, r) in &reports {
-            match r {
-                Err(e) => eprintln!("  skipped input {}: {e}", path.display()),
-                Ok(r) if r.error_count() > 0 => {
-                    eprintln!("  {}: {} record errors", path.display(), r.error_count());
-                    for ex in r.error_examples.iter().take(3) {
-                        eprintln!("    {}: {ex}", path.display());
-                    }
-                }
-                Ok(_) => {}
-            }
-        }
     }
-    Ok(crate::exit_code(open_failures, record_errors))
+    Ok(crate::exit_code(tally.failed_inputs, tally.record_errors))
 }
 
 /// Creates `out`, refusing to overwrite an earlier run's outputs without `force`.
@@ -524,7 +489,9 @@ impl TextSpill {
 }
 
 struct ReportParts<'a> {
-    reports: &'a [(PathBuf, Result<FileReport, String>)],
+    reports: &'a [Result<FileReport, String>],
+    inputs: &'a InputSet,
+    tally: &'a ReadTally,
     skipped: &'a BTreeMap<&'static str, u64>,
     clustering: &'a Clustering,
     documents: usize,
@@ -544,7 +511,8 @@ fn build_report(p: ReportParts) -> serde_json::Value {
     let mut by_kind: BTreeMap<String, u64> = BTreeMap::new();
     let mut errors: BTreeMap<String, u64> = BTreeMap::new();
     let mut files = Vec::new();
-    for (path, r) in p.reports {
+    for (fi, r) in p.reports.iter().enumerate() {
+        let path = p.inputs.name(fi as u32);
         match r {
             Ok(r) => {
                 records += r.records;
@@ -555,12 +523,12 @@ fn build_report(p: ReportParts) -> serde_json::Value {
                     *errors.entry(k.as_str().to_string()).or_default() += n;
                 }
                 files.push(json!({
-                    "file": path.display().to_string(), "records": r.records, "bytes": r.bytes_in,
+                    "file": path, "records": r.records, "bytes": r.bytes_in,
                     "errors": r.errors.iter().map(|(k, n)| (k.as_str().to_string(), *n)).collect::<BTreeMap<_, _>>(),
                     "error_examples": r.error_examples.iter().take(5).map(|e| e.to_string()).collect::<Vec<_>>(),
                 }));
             }
-            Err(e) => files.push(json!({"file": path.display().to_string(), "error": e})),
+            Err(e) => files.push(json!({"file": path, "error": e})),
         }
     }
     let st = &p.clustering.stats;
@@ -600,6 +568,7 @@ fn build_report(p: ReportParts) -> serde_json::Value {
         },
         "peak_memory_bytes": crate::peak_rss_bytes(),
         "index_bytes_per_document": p.index_bytes,
+        "inputs_not_archives": p.tally.not_archives,
         "files": files,
     })
 }

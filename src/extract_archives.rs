@@ -4,7 +4,6 @@
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::process::ExitCode;
-use std::sync::Mutex;
 
 use anyhow::Context;
 use crawlsift_common::limits::{RAW_QUEUE_CAP, TEXT_QUEUE_CAP};
@@ -28,7 +27,6 @@ pub fn run(args: &ExtractArgs, builder: ExtractorBuilder) -> anyhow::Result<Exit
         threads,
         ..ReaderConfig::default()
     };
-    let reports: Mutex<Vec<Result<FileReport, String>>> = Mutex::new(Vec::new());
     let mut skipped: BTreeMap<&'static str, u64> = BTreeMap::new();
     let mut documents = 0u64;
     let mut out = match &args.output {
@@ -37,22 +35,12 @@ pub fn run(args: &ExtractArgs, builder: ExtractorBuilder) -> anyhow::Result<Exit
     };
     let progress = Progress::new(inputs.total_bytes(), args.output.is_none());
 
-    let result = std::thread::scope(|s| -> anyhow::Result<()> {
-        let (mut producer, raw_rx) = pipeline::producer::<Vec<Record>>(RAW_QUEUE_CAP);
-        let (inputs_ref, cfg, reports_ref) = (&inputs, &reader_cfg, &reports);
-        std::thread::Builder::new()
+    let result = std::thread::scope(|s| -> anyhow::Result<Vec<Result<FileReport, String>>> {
+        let (producer, raw_rx) = pipeline::producer::<Vec<Record>>(RAW_QUEUE_CAP);
+        let (inputs_ref, cfg) = (&inputs, &reader_cfg);
+        let reader = std::thread::Builder::new()
             .name("reader".into())
-            .spawn_scoped(s, move || {
-                for (fi, input) in inputs_ref.inputs.iter().enumerate() {
-                    let r = crawlsift_reader::read_input(input, fi as u32, cfg, &mut |b| {
-                        producer.send(b)
-                    });
-                    reports_ref
-                        .lock()
-                        .expect("no thread panics while holding the lock")
-                        .push(r.map_err(|e| e.to_string()));
-                }
-            })?;
+            .spawn_scoped(s, move || inputs_ref.read_all(cfg, producer))?;
         let init = || {
             builder
                 .clone()
@@ -102,7 +90,7 @@ pub fn run(args: &ExtractArgs, builder: ExtractorBuilder) -> anyhow::Result<Exit
                 (text, skips, docs, last)
             },
         );
-        Reorder::drain(
+        let drained = Reorder::drain(
             lines,
             |(text, skips, docs, last): (
                 Vec<u8>,
@@ -120,7 +108,9 @@ pub fn run(args: &ExtractArgs, builder: ExtractorBuilder) -> anyhow::Result<Exit
                 }
                 out.write_all(&text).context("writing output")
             },
-        )
+        );
+        let (reports, _) = reader.join().expect("the reader thread does not panic");
+        drained.map(|()| reports)
     });
     progress.finish();
     if let Err(e) = &result {
@@ -131,28 +121,12 @@ pub fn run(args: &ExtractArgs, builder: ExtractorBuilder) -> anyhow::Result<Exit
             return Ok(ExitCode::SUCCESS);
         }
     }
-    result?;
+    let reports = result?;
     match out {
         Out::File(f) => f.commit()?,
         Out::Stdout(mut w) => w.flush()?,
     }
-    let reports = reports.into_inner().expect("reader thread ended");
-    let mut open_failures = 0;
-    let mut errors = 0;
-    for (fi, r) in reports.iter().enumerate() {
-        match r {
-            Ok(r) => {
-                errors += r.error_count();
-                for e in r.error_examples.iter().take(5) {
-                    eprintln!("crawlsift: {}: {e}", inputs.name(fi as u32));
-                }
-            }
-            Err(e) => {
-                open_failures += 1;
-                eprintln!("crawlsift: {e}");
-            }
-        }
-    }
+    let tally = inputs.tally(&reports, false);
     let skipped: Vec<String> = skipped.iter().map(|(k, n)| format!("{k}={n}")).collect();
     eprintln!(
         "crawlsift extract: {documents} documents; skipped: {}",
@@ -162,7 +136,7 @@ pub fn run(args: &ExtractArgs, builder: ExtractorBuilder) -> anyhow::Result<Exit
             skipped.join(" ")
         }
     );
-    Ok(crate::exit_code(open_failures, errors))
+    Ok(crate::exit_code(tally.failed_inputs, tally.record_errors))
 }
 
 /// Where the JSON lines go: a file that appears whole on success, or standard output.

@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Mutex;
 
 use clap::Args;
 use crawlsift_common::limits::{RAW_QUEUE_CAP, TEXT_QUEUE_CAP};
@@ -80,28 +79,17 @@ pub fn run(args: RecordsArgs) -> anyhow::Result<ExitCode> {
         verify_digests: args.verify_digests,
         ..ReaderConfig::default()
     };
-    let reports: Mutex<Vec<Result<FileReport, String>>> = Mutex::new(Vec::new());
     let mut tallies: Vec<HttpTally> = vec![HttpTally::default(); inputs.inputs.len()];
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let summary = args.summary;
 
-    let result = std::thread::scope(|s| -> anyhow::Result<()> {
-        let (mut producer, raw_rx) = pipeline::producer::<Vec<Record>>(RAW_QUEUE_CAP);
-        let (inputs_ref, cfg, reports_ref) = (&inputs, &reader_cfg, &reports);
-        std::thread::Builder::new()
+    let result = std::thread::scope(|s| -> anyhow::Result<Vec<Result<FileReport, String>>> {
+        let (producer, raw_rx) = pipeline::producer::<Vec<Record>>(RAW_QUEUE_CAP);
+        let (inputs_ref, cfg) = (&inputs, &reader_cfg);
+        let reader = std::thread::Builder::new()
             .name("reader".into())
-            .spawn_scoped(s, move || {
-                for (fi, input) in inputs_ref.inputs.iter().enumerate() {
-                    let r = crawlsift_reader::read_input(input, fi as u32, cfg, &mut |batch| {
-                        producer.send(batch)
-                    });
-                    reports_ref
-                        .lock()
-                        .expect("no thread panics while holding the lock")
-                        .push(r.map_err(|e| e.to_string()));
-                }
-            })?;
+            .spawn_scoped(s, move || inputs_ref.read_all(cfg, producer))?;
         let lines = pipeline::stage(
             s,
             "decode",
@@ -132,7 +120,7 @@ pub fn run(args: RecordsArgs) -> anyhow::Result<ExitCode> {
                 (text, per_file)
             },
         );
-        Reorder::drain(
+        let drained = Reorder::drain(
             lines,
             |(text, per_file): (Vec<u8>, Vec<(u32, HttpTally)>)| -> anyhow::Result<()> {
                 for (f, t) in per_file {
@@ -142,46 +130,33 @@ pub fn run(args: RecordsArgs) -> anyhow::Result<ExitCode> {
                 }
                 out.write_all(&text).map_err(anyhow::Error::from)
             },
-        )
+        );
+        let (reports, _) = reader.join().expect("the reader thread does not panic");
+        drained.map(|()| reports)
     });
     let broken_pipe = matches!(&result, Err(e) if e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe));
     if broken_pipe {
         return Ok(ExitCode::SUCCESS);
     }
-    result?;
+    let reports = result?;
     out.flush()?;
     drop(out);
 
-    let reports = reports.into_inner().expect("reader thread ended");
-    let mut total = FileReport::default();
-    let mut total_tally = HttpTally::default();
-    let mut open_failures = 0;
-    for (fi, r) in reports.iter().enumerate() {
-        let name = inputs.name(fi as u32);
-        match r {
-            Ok(r) => {
+    let tally = inputs.tally(&reports, summary);
+    if summary {
+        let mut total = FileReport::default();
+        let mut total_tally = HttpTally::default();
+        for (fi, r) in reports.iter().enumerate() {
+            if let Ok(r) = r {
                 total.merge(r);
                 total_tally.add(&tallies[fi]);
-                if summary {
-                    print_summary(name, r, &tallies[fi]);
-                } else {
-                    for e in &r.error_examples {
-                        eprintln!("crawlsift: {name}: {e}");
-                    }
-                }
-            }
-            Err(e) => {
-                open_failures += 1;
-                eprintln!("crawlsift: {e}");
+                print_summary(inputs.name(fi as u32), r, &tallies[fi]);
             }
         }
-    }
-    if summary {
         print_summary("TOTAL", &total, &total_tally);
     }
-    Ok(crate::exit_code(open_failures, total.error_count()))
+    Ok(crate::exit_code(tally.failed_inputs, tally.record_errors))
 }
-
 fn print_summary(name: &str, r: &FileReport, t: &HttpTally) {
     let kinds: Vec<String> = r
         .records_by_kind

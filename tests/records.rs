@@ -1,0 +1,146 @@
+//! End-to-end tests of `crawlsift records`: the JSON fields a user scripts against, the summary,
+//! and the exit status that tells clean, damaged and unreadable input apart.
+
+mod util;
+
+use util::*;
+
+#[test]
+fn one_json_line_per_record_with_position_and_identity() {
+    let o = crawlsift_ok(&["records", "data/sample.warc.gz"], 0);
+    let lines: Vec<serde_json::Value> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 23);
+    let keys = [
+        "file",
+        "offset",
+        "index",
+        "type",
+        "id",
+        "url",
+        "date",
+        "content_type",
+        "http_status",
+        "payload_length",
+    ];
+    for (i, l) in lines.iter().enumerate() {
+        for k in keys {
+            assert!(l.get(k).is_some(), "line {i} lacks {k}: {l}");
+        }
+        assert_eq!(l["index"], i as u64);
+    }
+    assert_eq!(lines[0]["type"], "warcinfo");
+    assert_eq!(lines[0]["offset"], 0);
+    let resp = &lines[2];
+    assert_eq!(resp["type"], "response");
+    assert_eq!(resp["http_status"], 200);
+    assert_eq!(resp["url"], "https://courier.example/harbour");
+    // Offsets are strictly increasing member offsets.
+    assert!(lines
+        .windows(2)
+        .all(|w| w[0]["offset"].as_u64() < w[1]["offset"].as_u64()));
+}
+
+#[test]
+fn summary_counts_records_by_type_and_verifies_digests() {
+    let o = crawlsift_ok(
+        &[
+            "records",
+            "--summary",
+            "--verify-digests",
+            "data/sample.warc.gz",
+        ],
+        0,
+    );
+    let text = String::from_utf8(o.stdout).unwrap();
+    let total = text
+        .lines()
+        .find(|l| l.starts_with("TOTAL"))
+        .expect("a total line");
+    assert!(total.contains("records=23"), "{total}");
+    assert!(total.contains("response=11"), "{total}");
+    assert!(total.contains("mismatch=0"), "{total}");
+    assert!(
+        total.contains("ok=23"),
+        "every record of the sample has a correct block digest: {total}"
+    );
+}
+
+#[test]
+fn truncated_input_exits_2_and_names_the_offset_and_missing_input_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = std::fs::read(root().join("data/sample.warc.gz")).unwrap();
+    let cut = dir.path().join("cut.warc.gz");
+    std::fs::write(&cut, &bytes[..bytes.len() - 500]).unwrap();
+    let o = crawlsift_ok(&["records", cut.to_str().unwrap()], 2);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("cut.warc.gz") && err.contains("byte "),
+        "errors name file and offset: {err}"
+    );
+    assert!(
+        String::from_utf8_lossy(&o.stdout).lines().count() >= 20,
+        "records before the damage are kept"
+    );
+
+    let o = crawlsift_ok(&["records", "no/such/file.warc"], 1);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no/such/file.warc"));
+}
+
+#[test]
+fn stdin_reads_like_a_file() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let bytes = std::fs::read(root().join("data/sample.warc.gz")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crawlsift"))
+        .args(["records", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(&bytes));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 23);
+}
+
+#[test]
+fn extract_prints_one_document_per_page() {
+    let o = crawlsift_ok(&["extract", "data/sample.warc.gz"], 0);
+    let docs: Vec<serde_json::Value> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(docs.len(), 8);
+    let harbour = docs
+        .iter()
+        .find(|d| d["url"] == "https://courier.example/harbour")
+        .unwrap();
+    let text = harbour["text"].as_str().unwrap();
+    assert!(text.contains("The old harbour bridge reopened"));
+    assert!(
+        !text.contains("Most read"),
+        "the sidebar is not main text: {text}"
+    );
+    assert!(
+        !text.contains("Privacy"),
+        "the footer is not main text: {text}"
+    );
+    assert_eq!(harbour["content_type"], "text/html");
+    let apples = docs
+        .iter()
+        .find(|d| d["url"] == "https://growers-blog.example/posts/apples")
+        .unwrap();
+    assert_eq!(apples["charset"], "windows-1252");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("image=1") && err.contains("http_status="),
+        "skips are counted by reason: {err}"
+    );
+}

@@ -1,0 +1,77 @@
+//! Helpers for the end-to-end tests: run the real `crawlsift` binary and read its outputs.
+
+#![allow(dead_code)]
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The repository root (where `data/` is).
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `../shared` beside the repository, when it exists; otherwise prints a notice and returns None.
+pub fn shared(test: &str) -> Option<PathBuf> {
+    let p = root().join("..").join("shared");
+    if p.join("tools").is_dir() {
+        Some(p)
+    } else {
+        println!("notice: {test} skipped: ../shared (the evaluation harness) is not beside the repository");
+        None
+    }
+}
+
+/// Runs crawlsift with `args`, returning its output.
+pub fn crawlsift(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_crawlsift"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("running crawlsift")
+}
+
+/// Runs crawlsift and asserts it exits with `code`.
+pub fn crawlsift_ok(args: &[&str], code: i32) -> Output {
+    let out = crawlsift(args);
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "crawlsift {args:?}\nstdout: {}\nstderr: {}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// The JSON lines of a file (gzip when it ends in `.gz`).
+pub fn json_lines(path: &Path) -> Vec<serde_json::Value> {
+    let mut text = String::new();
+    let f = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    if path.extension().is_some_and(|e| e == "gz") {
+        flate2::read::MultiGzDecoder::new(f)
+            .read_to_string(&mut text)
+            .unwrap();
+    } else {
+        std::io::BufReader::new(f)
+            .read_to_string(&mut text)
+            .unwrap();
+    }
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Decompressed bytes of a file (gzip when it ends in `.gz`).
+pub fn contents(path: &Path) -> Vec<u8> {
+    let raw = std::fs::read(path).unwrap();
+    if path.extension().is_some_and(|e| e == "gz") {
+        let mut out = Vec::new();
+        flate2::read::MultiGzDecoder::new(&raw[..])
+            .read_to_end(&mut out)
+            .unwrap();
+        out
+    } else {
+        raw
+    }
+}
