@@ -13,6 +13,17 @@
 //! 6. The title anchors the headline: a heading before the region that matches the `<title>` is kept.
 //! 7. A page whose best region holds only a small share of its clean prose (forums, product pages,
 //!    listings, docs) is not an article: every clean block is kept instead (jusText's block view).
+//! 8. Comment sections are furniture, except on a discussion thread: a short opening post
+//!    (under 250 words) followed by at least 3x as much comment-named prose, where post and replies
+//!    sit in elements of one class. Forum and Q&A software renders every post with one template,
+//!    and there the replies are the page's content; a blog renders its post with its own template.
+//!
+//! Rules applied while parsing ([`crate::html`]), because they are how browsers see the page:
+//! only `<a href>` is link text, and a new `<a>` ends an open one (unclosed `<a name>` anchors
+//! must not turn a page into one link); a missing `</title>` ends at the next tag (libxml2's
+//! recovery); closed `<dialog>`s, `role=dialog` and `aria-modal=true` overlays are hidden (they
+//! are closed when the page loads); ARIA landmark roles say what a region is (`contentinfo` is
+//! the footer, `navigation`/`complementary`/`banner` are furniture, `main`/`article` content).
 
 use crate::dom::{hint, Block, Doc, Tag};
 
@@ -34,6 +45,11 @@ mod tune {
     pub const MAX_FURNITURE_SHARE: f32 = 0.6;
     /// If less than this share of the prose lies outside furniture, furniture names are ignored.
     pub const MIN_CLEAN_SHARE: f32 = 0.25;
+    /// A page whose clean prose (outside comment sections) is shorter than this may be a
+    /// discussion thread: a question or opening post is short; articles are longer.
+    pub const THREAD_MAX_POST_WORDS: u64 = 250;
+    /// ... and it is one when comment-named prose outweighs the post by this factor.
+    pub const THREAD_REPLY_RATIO: f32 = 3.0;
 }
 
 fn tag_weight(tag: Tag) -> f32 {
@@ -57,8 +73,12 @@ fn furniture_tag(tag: Tag) -> bool {
     )
 }
 
-/// Furniture by tag, or by a boilerplate class/id name that no content name contradicts.
-fn is_furniture(node: &crate::dom::Node) -> bool {
+/// Furniture by tag, or by a boilerplate class/id name that no content name contradicts. On a
+/// discussion thread (`thread`), comment names mark the content, not furniture.
+fn is_furniture(node: &crate::dom::Node, thread: bool) -> bool {
+    if thread && node.hints & hint::COMMENT != 0 {
+        return furniture_tag(node.tag);
+    }
     furniture_tag(node.tag) || (node.hints & hint::NEG != 0 && node.hints & hint::POS == 0)
 }
 
@@ -110,11 +130,51 @@ pub fn select(doc: &Doc, s: &mut Scratch, out: &mut Vec<usize>) {
     // Furniture flag down the tree (parents come first). A furniture name on an element holding
     // most of the page is a page-type class (`has-sidebar`, `with-comments`), not furniture.
     let big = (s.words[0] as f32 * tune::MAX_FURNITURE_SHARE) as u32;
-    for i in 0..n {
-        let node = &doc.nodes[i];
-        let own = is_furniture(node) && s.words[i] <= big;
-        let p = node.parent as usize;
-        s.bad[i] = own || (i > 0 && s.bad[p]);
+    let flag = |s: &mut Scratch, thread: bool| {
+        for i in 0..n {
+            let node = &doc.nodes[i];
+            let own = is_furniture(node, thread) && s.words[i] <= big;
+            let p = node.parent as usize;
+            s.bad[i] = own || (i > 0 && s.bad[p]);
+        }
+    };
+    flag(s, false);
+    // A short post followed by a much longer run of comment-named prose, where the post and the
+    // replies come from one template (their text sits in elements of the same class), is a
+    // discussion thread (forum, Q&A): there the replies are the content. A blog post with
+    // comments has its own template for the post, so its comments stay out.
+    let thread = {
+        let (mut clean, mut comments) = (0u64, 0u64);
+        let mut post_classes: Vec<u32> = Vec::new();
+        let mut shared_template = false;
+        s.keep.clear();
+        s.keep.resize(n, false);
+        for i in 0..n {
+            let node = &doc.nodes[i];
+            let p = node.parent as usize;
+            s.keep[i] = node.hints & hint::COMMENT != 0 || (i > 0 && s.keep[p]);
+        }
+        for b in &doc.blocks {
+            if is_prose(doc, b) {
+                let i = b.node as usize;
+                let class = nearest_class(doc, i);
+                if s.keep[i] {
+                    comments += u64::from(b.words);
+                    shared_template |= class != 0 && post_classes.contains(&class);
+                } else if !s.bad[i] {
+                    clean += u64::from(b.words);
+                    if class != 0 && post_classes.len() < 64 && !post_classes.contains(&class) {
+                        post_classes.push(class);
+                    }
+                }
+            }
+        }
+        shared_template
+            && clean < tune::THREAD_MAX_POST_WORDS
+            && comments as f32 >= tune::THREAD_REPLY_RATIO * clean as f32
+    };
+    if thread {
+        flag(s, true);
     }
     // When furniture names cover nearly all prose, the names are wrong for this page (a layout
     // table called `menu`, an ASP.NET page-wide `<form>`): trust the text, not the names.
@@ -129,7 +189,7 @@ pub fn select(doc: &Doc, s: &mut Scratch, out: &mut Vec<usize>) {
         }
     }
     // Comment sections stay out: they are never the article, however long.
-    if (prose_clean as f32) < tune::MIN_CLEAN_SHARE * prose_words as f32 {
+    if !thread && (prose_clean as f32) < tune::MIN_CLEAN_SHARE * prose_words as f32 {
         for i in 0..n {
             let node = &doc.nodes[i];
             let own =
@@ -227,7 +287,7 @@ pub fn select(doc: &Doc, s: &mut Scratch, out: &mut Vec<usize>) {
         }
         let node = &doc.nodes[i];
         let p = node.parent as usize;
-        let own = is_furniture(node);
+        let own = is_furniture(node, thread);
         inner_bad[i] = own || (s.keep[p] && inner_bad[p]);
     }
     for (bi, b) in doc.blocks.iter().enumerate() {
@@ -252,6 +312,21 @@ pub fn select(doc: &Doc, s: &mut Scratch, out: &mut Vec<usize>) {
         }
     }
     out.extend(region_blocks);
+}
+
+/// The class hash of node `i` or of its nearest ancestor (up to 3 levels) that has one.
+fn nearest_class(doc: &Doc, mut i: usize) -> u32 {
+    for _ in 0..4 {
+        let node = &doc.nodes[i];
+        if node.class != 0 {
+            return node.class;
+        }
+        if i == 0 {
+            break;
+        }
+        i = node.parent as usize;
+    }
+    0
 }
 
 fn is_prose(_doc: &Doc, b: &Block) -> bool {
@@ -378,6 +453,32 @@ mod tests {
             !out.contains("Share this") && !out.contains("terrible"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn discussion_threads_keep_their_replies() {
+        // The opening post and the replies share one template (class `body`): a forum thread.
+        let mut html = String::from(
+            "<body><article><h1>Trip to Japan</h1><div class=body><p>We have never been to Japan, and wonder whether to plan it ourselves or take a tour. Any advice?</p></div></article><section id=replies>",
+        );
+        for i in 0..6 {
+            html.push_str(&format!(
+                "<article class=reply><div class=body><p>Reply {i}: we planned our own trip last spring, and it was easy, the trains are simple and people are kind.</p>\
+                 <p>Buy a rail pass before you go, and book the first hotel, then see how it feels after a few days.</p></div></article>"
+            ));
+        }
+        html.push_str("</section></body>");
+        let out = blocks(&html);
+        assert!(out.contains("never been to Japan"), "{out}");
+        assert!(
+            out.contains("Reply 0:") && out.contains("Reply 5:"),
+            "{out}"
+        );
+        // The same replies under a post with its own template are a comment section.
+        let blog = html.replace("<div class=body><p>We have", "<div class=entry><p>We have");
+        let out = blocks(&blog);
+        assert!(out.contains("never been to Japan"), "{out}");
+        assert!(!out.contains("Reply 0:"), "{out}");
     }
 
     #[test]

@@ -272,6 +272,9 @@ pub struct Node {
     pub parent: u32,
     /// Own [`hint`] bits.
     pub hints: u8,
+    /// Hash of its `class` attribute (0 when it has none): elements made from one template
+    /// (the posts of a forum thread, the cards of a listing) share it.
+    pub class: u32,
     /// Index one past its last descendant node (set when it closes).
     pub end: u32,
 }

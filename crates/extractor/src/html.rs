@@ -30,6 +30,7 @@ struct Entry {
 enum Attr {
     Other,
     Class,
+    ClassName,
     Style,
     AriaHidden,
     AriaModal,
@@ -56,6 +57,7 @@ struct Builder<'d> {
     cur_name: u64,
     cur_tag: Tag,
     cur_hints: u8,
+    cur_class: u32,
     cur_attr: Attr,
     // The block being filled.
     blk_start: Option<u32>,
@@ -128,6 +130,7 @@ fn parse_once(html: &str, doc: &mut Doc) -> bool {
         tag: Tag::Root,
         parent: 0,
         hints: 0,
+        class: 0,
         end: 0,
     });
     let mut b = Builder {
@@ -143,6 +146,7 @@ fn parse_once(html: &str, doc: &mut Doc) -> bool {
         cur_name: 0,
         cur_tag: Tag::Inline,
         cur_hints: 0,
+        cur_class: 0,
         cur_attr: Attr::Other,
         blk_start: None,
         blk_words: 0,
@@ -174,13 +178,15 @@ impl Builder<'_> {
                 self.cur_name = name_key(name);
                 self.cur_tag = Tag::from_name(name);
                 self.cur_hints = 0;
+                self.cur_class = 0;
                 self.cur_attr = Attr::Other;
                 self.cur_href = false;
                 self.cur_open = false;
             }
             CallbackEvent::AttributeName { name } => {
                 self.cur_attr = match name {
-                    b"class" | b"id" => Attr::Class,
+                    b"class" => Attr::ClassName,
+                    b"id" => Attr::Class,
                     b"role" => Attr::Role,
                     b"style" => Attr::Style,
                     b"aria-hidden" => Attr::AriaHidden,
@@ -202,6 +208,11 @@ impl Builder<'_> {
             }
             CallbackEvent::AttributeValue { value } => match self.cur_attr {
                 Attr::Class => self.cur_hints |= class_hints(value),
+                Attr::ClassName => {
+                    self.cur_hints |= class_hints(value);
+                    // Folded to 32 bits; never 0, which means "no class".
+                    self.cur_class = (name_key(value) as u32) | 1;
+                }
                 Attr::Style => {
                     if style_hides(value) {
                         self.cur_hints |= hint::HIDDEN;
@@ -319,6 +330,7 @@ impl Builder<'_> {
                 tag,
                 parent,
                 hints: self.cur_hints,
+                class: self.cur_class,
                 end: node + 1,
             });
         }
