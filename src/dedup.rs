@@ -534,15 +534,7 @@ fn build_report(p: ReportParts) -> serde_json::Value {
     let st = &p.clustering.stats;
     let secs = |d: Duration| (d.as_secs_f64() * 1000.0).round() / 1000.0;
     let ns = |a: &AtomicU64| (a.load(Ordering::Relaxed) as f64 / 1e9 * 1000.0).round() / 1000.0;
-    let bounds: Vec<_> = [0.95f64, 0.9, 0.8, 0.7, 0.5]
-        .iter()
-        .map(|&s| {
-            json!({
-                "similarity": s,
-                "minhash_candidate_probability": probability::minhash_candidate(s, p.cfg.lsh_rows as u32, p.cfg.lsh_bands as u32),
-            })
-        })
-        .collect();
+    let bounds = candidate_bounds(p.cfg, st);
     json!({
         "records": records,
         "records_by_type": by_kind,
@@ -555,7 +547,7 @@ fn build_report(p: ReportParts) -> serde_json::Value {
         "adler32_collisions": st.adler32_collisions,
         "cluster_stats": st,
         "parameters": p.cfg,
-        "lsh_bounds": bounds,
+        "candidate_probabilities": bounds,
         "threads": p.threads,
         "seconds": {
             "read_extract_fingerprint": secs(p.read_done), "cluster": secs(p.cluster_time),
@@ -570,5 +562,47 @@ fn build_report(p: ReportParts) -> serde_json::Value {
         "index_bytes_per_document": p.index_bytes,
         "inputs_not_archives": p.tally.not_archives,
         "files": files,
+    })
+}
+
+/// The seed formulas at a few similarities, for the chosen parameters, beside the rates measured
+/// in this run: SimHash with L groups of K bits, P(miss) = (1 - p^K)^L for a pair agreeing on a
+/// fraction p of bits and P(false candidate) = 1 - (1 - q^K)^L; b-bit MinHash LSH with b bands of
+/// r rows, P(candidate) = 1 - (1 - s'^r)^b.
+fn candidate_bounds(cfg: &DedupConfig, st: &crawlsift_dedup::ClusterStats) -> serde_json::Value {
+    let l = cfg.simhash_max_hamming + 1; // pigeonhole blocks: a pair within the bound shares one
+    let k = 64 / l;
+    let simhash: Vec<_> = [0u32, 2, 3, 4, 6, 10, 16, 20, 32]
+        .iter()
+        .map(|&h| {
+            let p = 1.0 - f64::from(h) / 64.0;
+            json!({
+                "hamming": h, "bit_agreement": p,
+                "p_miss": probability::simhash_miss(p, k, l),
+                "p_candidate": probability::simhash_false_candidate(p, k, l),
+            })
+        })
+        .collect();
+    let minhash: Vec<_> = [0.05f64, 0.1, 0.19, 0.3, 0.5, 0.8]
+        .iter()
+        .map(|&s| {
+            let c = probability::bbit_minhash_candidate(
+                s,
+                crawlsift_common::limits::DEDUP_MINHASH_BITS,
+                cfg.lsh_rows as u32,
+                cfg.lsh_bands as u32,
+            );
+            json!({"jaccard": s, "p_candidate": c, "p_miss": 1.0 - c})
+        })
+        .collect();
+    let checks = st.minhash_candidate_checks + st.simhash_candidate_checks;
+    json!({
+        "simhash": {"groups_l": l, "bits_per_group_k": k, "by_hamming_distance": simhash},
+        "minhash_lsh": {"bands": cfg.lsh_bands, "rows": cfg.lsh_rows, "by_jaccard": minhash},
+        "measured": {
+            "candidate_checks": checks,
+            "verified_pairs": st.verified_pairs,
+            "rejected_fraction": if checks > 0 { 1.0 - st.verified_pairs as f64 / checks as f64 } else { 0.0 },
+        },
     })
 }
