@@ -18,6 +18,10 @@
 //!    sit in elements of one class. Forum and Q&A software renders every post with one template,
 //!    and there the replies are the page's content; a blog renders its post with its own template.
 //!
+//! 9. `<nav>`, `<aside>` and `<footer>` stay furniture even when they hold most of the page's
+//!    words (the guards above for page-wide wrappers apply to class names and `<form>` only):
+//!    authors use these HTML5 elements for what they say (a product page's legal footnotes).
+//!
 //! Rules applied while parsing ([`crate::html`]), because they are how browsers see the page:
 //! only `<a href>` is link text, and a new `<a>` ends an open one (unclosed `<a name>` anchors
 //! must not turn a page into one link); a missing `</title>` ends at the next tag (libxml2's
@@ -71,6 +75,13 @@ fn furniture_tag(tag: Tag) -> bool {
         tag,
         Tag::Nav | Tag::Aside | Tag::Footer | Tag::Menu | Tag::Form
     )
+}
+
+/// HTML5's own furniture elements: unlike class names (`has-sidebar` on a page wrapper) and
+/// `<form>` (ASP.NET wraps whole pages in one), authors use them for what they say, so they stay
+/// furniture however much of the page they hold (a product page's legal footnotes).
+fn semantic_furniture(tag: Tag) -> bool {
+    matches!(tag, Tag::Nav | Tag::Aside | Tag::Footer)
 }
 
 /// Furniture by tag, or by a boilerplate class/id name that no content name contradicts. On a
@@ -133,7 +144,8 @@ pub fn select(doc: &Doc, s: &mut Scratch, out: &mut Vec<usize>) {
     let flag = |s: &mut Scratch, thread: bool| {
         for i in 0..n {
             let node = &doc.nodes[i];
-            let own = is_furniture(node, thread) && s.words[i] <= big;
+            let own =
+                is_furniture(node, thread) && (s.words[i] <= big || semantic_furniture(node.tag));
             let p = node.parent as usize;
             s.bad[i] = own || (i > 0 && s.bad[p]);
         }
@@ -192,8 +204,10 @@ pub fn select(doc: &Doc, s: &mut Scratch, out: &mut Vec<usize>) {
     if !thread && (prose_clean as f32) < tune::MIN_CLEAN_SHARE * prose_words as f32 {
         for i in 0..n {
             let node = &doc.nodes[i];
-            let own =
-                node.hints & hint::COMMENT != 0 && node.hints & hint::POS == 0 && s.words[i] <= big;
+            let own = (node.hints & hint::COMMENT != 0
+                && node.hints & hint::POS == 0
+                && s.words[i] <= big)
+                || semantic_furniture(node.tag);
             let p = node.parent as usize;
             s.bad[i] = own || (i > 0 && s.bad[p]);
         }
@@ -479,6 +493,27 @@ mod tests {
         let out = blocks(&blog);
         assert!(out.contains("never been to Japan"), "{out}");
         assert!(!out.contains("Reply 0:"), "{out}");
+    }
+
+    #[test]
+    fn a_footer_stays_furniture_however_long() {
+        // A product page: short selling points, then a footer of legal footnotes that holds
+        // most of the page's prose.
+        let mut html = String::from("<body><main><h1>Watch</h1><div class=tiles>");
+        for i in 0..4 {
+            html.push_str(&format!("<div class=tile><p>Model {i}: the ultimate way to watch your health, from $399.</p></div>"));
+        }
+        html.push_str("</div></main><footer><ol>");
+        for i in 0..20 {
+            html.push_str(&format!("<li>Footnote {i}: financing is available to qualified customers, subject to credit approval, and terms vary.</li>"));
+        }
+        html.push_str("</ol></footer></body>");
+        let out = blocks(&html);
+        assert!(
+            out.contains("Model 0:") && out.contains("Model 3:"),
+            "{out}"
+        );
+        assert!(!out.contains("Footnote"), "{out}");
     }
 
     #[test]
