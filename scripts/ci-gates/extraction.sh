@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Accuracy gate for main-text extraction: scores `crawlsift extract --html-dir` (built by CI into
+# target/release) on the six datasets of SHARED/bench/extraction and fails when the mean F1 of the
+# `blocks` (default) or `plateau` method falls below what they reached, less a small margin for
+# floating-point and platform noise. Builds nothing.
+#
+# usage: scripts/ci-gates/extraction.sh SHARED_DIR
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+SHARED=$(cd "${1:?usage: extraction.sh SHARED_DIR}" && pwd)
+BIN=${CRAWLSIFT:-$(pwd)/target/release/crawlsift}
+SCORER="$SHARED/tools/score_extraction.py"
+if [ ! -d "$SHARED/bench/extraction" ]; then
+  echo "notice: $SHARED/bench/extraction not found; extraction gate skipped"
+  exit 0
+fi
+[ -x "$BIN" ] || { echo "extraction gate: $BIN missing (run cargo build --release first)" >&2; exit 1; }
+
+# Reached (2026-11, 1,277 pages): blocks 0.9152, plateau 0.8516.
+MIN_BLOCKS=0.912
+MIN_PLATEAU=0.848
+
+status=0
+for spec in "blocks $MIN_BLOCKS" "plateau $MIN_PLATEAU"; do
+  set -- $spec
+  echo "--- extraction: $1 (min mean F1 $2)"
+  if ! python3 "$SCORER" --name "crawlsift-$1" \
+      --cmd-dir "$BIN extract --method $1 --html-dir {in} --out-dir {out}" \
+      --min-mean-f1 "$2"; then
+    echo "extraction gate FAILED: $1 below $2" >&2
+    status=1
+  fi
+done
+exit $status
