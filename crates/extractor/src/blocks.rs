@@ -22,6 +22,9 @@
 //!    words (the guards above for page-wide wrappers apply to class names and `<form>` only):
 //!    authors use these HTML5 elements for what they say (a product page's legal footnotes).
 //!
+//! 10. A page without a single prose block (a stub, an error page, a page of link labels) has no
+//!    boilerplate to tell apart from content: all of its text is kept rather than none.
+//!
 //! Rules applied while parsing ([`crate::html`]), because they are how browsers see the page:
 //! only `<a href>` is link text, and a new `<a>` ends an open one (unclosed `<a name>` anchors
 //! must not turn a page into one link); a missing `</title>` ends at the next tag (libxml2's
@@ -266,6 +269,12 @@ pub fn select(doc: &Doc, s: &mut Scratch, out: &mut Vec<usize>) {
     }
     s.keep.clear();
     s.keep.resize(n, false);
+    // Rule 10: a page without a single prose block (a stub, an error page, a page of link
+    // labels) has no boilerplate to tell apart from content: all of its text is kept.
+    if clean_words == 0 && prose_words == 0 {
+        out.extend(0..doc.blocks.len());
+        return;
+    }
     if best == 0 || best_score <= 0.0 {
         return keep_clean(doc, s, out);
     }
@@ -514,6 +523,15 @@ mod tests {
             "{out}"
         );
         assert!(!out.contains("Footnote"), "{out}");
+    }
+
+    #[test]
+    fn pages_without_prose_keep_all_their_text() {
+        let out = blocks("<body><a href='javascript:'><p>abc</p><p>def</p>ghi</a></body>");
+        assert_eq!(out, "abc\ndef\nghi");
+        // One prose block is enough to filter: the link label goes.
+        let out = blocks("<body><p><a href=/x>Home</a></p><p>This paragraph is long enough to be prose, with a comma.</p></body>");
+        assert!(!out.contains("Home"), "{out}");
     }
 
     #[test]
