@@ -17,15 +17,14 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use clap::Args;
 use crawlsift_common::limits::{RAW_QUEUE_CAP, TEXT_QUEUE_CAP};
-use crawlsift_dedup::{
-    probability, Clusterer, Clustering, DedupConfig, Fingerprint, Fingerprinter, MatchKind,
-};
-use crawlsift_extractor::{ExtractorBuilder, Method};
-use crawlsift_reader::{FileReport, ReaderConfig, Record};
+use crawlsift_dedup::{probability, Clusterer, Clustering, DedupConfig, Fingerprinter, MatchKind};
+use crawlsift_extractor::{Extractor, ExtractorBuilder, Method};
+use crawlsift_reader::{ReaderConfig, Record};
 use serde_json::json;
 
+use crate::checkpoint::{Checkpoints, Entry, RunKey};
 use crate::docs::{extract_record, Origin, Outcome};
-use crate::inputs::{InputSet, ReadTally};
+use crate::inputs::{FileSummary, InputSet, ReadEvent, ReadTally};
 use crate::output::AtomicFile;
 use crate::pipeline::{self, Reorder};
 use crate::progress::Progress;
@@ -59,27 +58,34 @@ pub struct DedupArgs {
     pub quiet: bool,
 }
 
-/// One record after extraction (and, for pages, fingerprinting).
-struct DocOut {
-    origin: Origin,
-    file_index: u32,
-    outcome: Result<Page, &'static str>,
+/// What travels between the stages, in input order.
+enum Batch<T> {
+    /// Records (then entries) of the current input.
+    Items(Vec<T>),
+    /// An input read to its end, with its summary: the collector checkpoints it.
+    FileDone(u32, Result<FileSummary, String>),
+    /// An input checkpointed by an earlier run: the collector replays it.
+    Replay(u32),
 }
 
-/// A page: what the collector keeps of it and its text (dropped unless `--text`).
-struct Page {
-    title: String,
-    text: String,
-    fp: Option<Fingerprint>,
+impl<T> Batch<T> {
+    /// Maps the items of a batch, passing file events through.
+    fn map_items<U>(self, f: impl FnOnce(Vec<T>) -> Vec<U>) -> Batch<U> {
+        match self {
+            Batch::Items(v) => Batch::Items(f(v)),
+            Batch::FileDone(i, r) => Batch::FileDone(i, r),
+            Batch::Replay(i) => Batch::Replay(i),
+        }
+    }
 }
 
-/// What the collector keeps per document for `documents.jsonl.gz`.
+/// What the collector keeps per record for `documents.jsonl.gz`.
 struct DocMeta {
     origin: Origin,
     title: String,
     /// Words, exact hash and SimHash of a page.
     fp: Option<(u32, u128, u64)>,
-    skipped: Option<&'static str>,
+    skipped: Option<String>,
     doc: Option<u32>,
 }
 
@@ -98,15 +104,131 @@ fn timed<T>(acc: &AtomicU64, f: impl FnOnce() -> T) -> T {
     out
 }
 
+/// The extract stage's work on one record: an entry without its fingerprint yet.
+fn entry_of(rec: &Record, ex: &mut Extractor) -> Entry {
+    let mut e = Entry {
+        pos: (rec.pos.file, rec.pos.offset, rec.pos.index),
+        id: rec.id.clone(),
+        url: rec.url.clone(),
+        skipped: None,
+        title: String::new(),
+        fp: None,
+        text: None,
+    };
+    match extract_record(rec, ex) {
+        // Feeds are lists of other pages' items, not pages: they are not clustered.
+        Outcome::Page(p, _) if p.method == "feed" => e.skipped = Some("feed".into()),
+        Outcome::Page(p, _) => {
+            e.title = p.title;
+            e.text = Some(p.text);
+        }
+        Outcome::Skipped(why) => e.skipped = Some(why.into()),
+    }
+    e
+}
+
+/// The collector: takes entries in input order (live or replayed from a checkpoint), feeds the
+/// clusterer, keeps per-document metadata, spills texts for `--text` and checkpoints each input.
+struct Collector<'a> {
+    clusterer: Clusterer,
+    metas: Vec<DocMeta>,
+    skipped: BTreeMap<String, u64>,
+    spill: Option<TextSpill>,
+    checkpoints: &'a mut Checkpoints,
+    keep_text: bool,
+    /// Entries of the input being read, for its checkpoint.
+    pending: Vec<Entry>,
+    reports: Vec<Option<Result<FileSummary, String>>>,
+    documents: u64,
+}
+
+impl Collector<'_> {
+    fn accept(&mut self, mut e: Entry, live: bool) -> anyhow::Result<()> {
+        if live {
+            let mut kept = e.clone();
+            if !self.keep_text {
+                kept.text = None;
+            }
+            self.pending.push(kept);
+        }
+        let origin = Origin {
+            pos: e.source_pos(),
+            id: e.id,
+            url: e.url,
+        };
+        match (e.skipped, e.fp.take()) {
+            (None, Some(fp)) => {
+                let summary = (fp.words, fp.exact, fp.simhash);
+                let doc = self.clusterer.add(fp);
+                if let Some(sp) = self.spill.as_mut() {
+                    sp.push(&origin, &e.title, e.text.as_deref().unwrap_or(""))?;
+                }
+                self.metas.push(DocMeta {
+                    origin,
+                    title: e.title,
+                    fp: Some(summary),
+                    skipped: None,
+                    doc: Some(doc),
+                });
+                self.documents += 1;
+            }
+            (why, _) => {
+                let why = why.unwrap_or_else(|| "no_fingerprint".into());
+                *self.skipped.entry(why.clone()).or_default() += 1;
+                if why != "record_type" {
+                    self.metas.push(DocMeta {
+                        origin,
+                        title: String::new(),
+                        fp: None,
+                        skipped: Some(why),
+                        doc: None,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn file_done(
+        &mut self,
+        file: u32,
+        summary: Result<FileSummary, String>,
+        checkpoint: bool,
+    ) -> anyhow::Result<()> {
+        let entries = std::mem::take(&mut self.pending);
+        if let (true, Ok(s)) = (checkpoint, &summary) {
+            self.checkpoints.save(file, s, &entries)?;
+        }
+        if let Some(slot) = self.reports.get_mut(file as usize) {
+            *slot = Some(summary);
+        }
+        Ok(())
+    }
+
+    fn replay(&mut self, file: u32) -> anyhow::Result<()> {
+        let checkpoints: &Checkpoints = self.checkpoints;
+        let mut entries = Vec::new();
+        let summary = checkpoints.load(file, &mut |e| {
+            entries.push(e);
+            Ok(())
+        })?;
+        for e in entries {
+            self.accept(e, false)?;
+        }
+        if let Some(slot) = self.reports.get_mut(file as usize) {
+            *slot = Some(Ok(summary));
+        }
+        Ok(())
+    }
+}
+
 /// Runs `crawlsift dedup`.
 pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let inputs = InputSet::expand(&args.inputs)?;
-    prepare_out_dir(&args.out, args.force)?;
     let threads = crate::threads(args.threads)?;
     let dedup_cfg = DedupConfig::default();
-    let clusterer_check = Clusterer::new(&dedup_cfg).context("dedup configuration")?;
-    drop(clusterer_check);
+    Clusterer::new(&dedup_cfg).context("dedup configuration")?;
     let extractor = ExtractorBuilder::new().method(args.method);
     extractor
         .clone()
@@ -116,56 +238,86 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
         threads,
         ..ReaderConfig::default()
     };
+
+    // Outputs: an unfinished run with the same arguments is resumed; anything else needs --force.
+    fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create output directory {}", args.out.display()))?;
+    let key = RunKey::new(
+        &inputs,
+        args.method.as_str(),
+        &dedup_cfg,
+        args.text.is_some(),
+    );
+    if !Checkpoints::resumable(&args.out, &key) {
+        refuse_old_outputs(&args.out, args.force)?;
+    }
+    let (mut checkpoints, resuming) = Checkpoints::open(&args.out, &key, args.force)?;
+    if resuming && !args.quiet {
+        eprintln!(
+            "crawlsift dedup: resuming an unfinished run: {} of {} inputs are checkpointed",
+            checkpoints.count(),
+            inputs.inputs.len()
+        );
+    }
     let times = StageTimes::default();
     let progress = Progress::new(inputs.total_bytes(), args.quiet);
-
     let spill_path = args
         .out
-        .join(format!(".text-spill.tmp-{}", std::process::id()));
-    let mut spill = match &args.text {
+        .join(format!(".text-spill.jsonl.tmp-{}", std::process::id()));
+    let spill = match &args.text {
         Some(_) => Some(TextSpill::create(&spill_path)?),
         None => None,
     };
-    let mut clusterer = Clusterer::new(&dedup_cfg)?;
-    let mut metas: Vec<DocMeta> = Vec::new();
-    let mut skipped: BTreeMap<&'static str, u64> = BTreeMap::new();
+    let mut col = Collector {
+        clusterer: Clusterer::new(&dedup_cfg)?,
+        metas: Vec::new(),
+        skipped: BTreeMap::new(),
+        spill,
+        checkpoints: &mut checkpoints,
+        keep_text: args.text.is_some(),
+        pending: Vec::new(),
+        reports: vec![None; inputs.inputs.len()],
+        documents: 0,
+    };
+    // Stdin cannot be identified again, so it is never checkpointed.
+    let checkpointable: Vec<bool> = (0..inputs.inputs.len() as u32)
+        .map(|i| inputs.identity(i).is_some())
+        .collect();
+    let done: Vec<bool> = (0..inputs.inputs.len() as u32)
+        .map(|i| col.checkpoints.has(i))
+        .collect();
 
-    let collect = std::thread::scope(|s| -> anyhow::Result<Vec<Result<FileReport, String>>> {
-        let (producer, raw_rx) = pipeline::producer::<Vec<Record>>(RAW_QUEUE_CAP);
-        let (inputs_ref, reader_cfg) = (&inputs, &reader_cfg);
+    let collected = std::thread::scope(|s| -> anyhow::Result<()> {
+        let (mut producer, raw_rx) = pipeline::producer::<Batch<Record>>(RAW_QUEUE_CAP);
+        let (inputs_ref, reader_cfg, done) = (&inputs, &reader_cfg, &done);
         let reader = std::thread::Builder::new()
             .name("reader".into())
-            .spawn_scoped(s, move || inputs_ref.read_all(reader_cfg, producer))?;
+            .spawn_scoped(s, move || {
+                let skip = |f: u32| done[f as usize];
+                inputs_ref.read_all(reader_cfg, &skip, &mut |event| {
+                    producer.send(match event {
+                        ReadEvent::Records(b) => Batch::Items(b),
+                        ReadEvent::FileDone(f, r) => Batch::FileDone(f, r),
+                        ReadEvent::Skipped(f) => Batch::Replay(f),
+                    })
+                })
+            })?;
+        let init_extractor = || {
+            extractor
+                .clone()
+                .build()
+                .expect("the configuration was checked before any thread started")
+        };
         let extract_rx = pipeline::stage(
             s,
             "extract",
             threads,
             raw_rx,
             TEXT_QUEUE_CAP,
-            || {
-                extractor
-                    .clone()
-                    .build()
-                    .expect("the configuration was checked before any thread started")
-            },
-            |ex, batch: Vec<Record>| {
+            init_extractor,
+            |ex, batch: Batch<Record>| {
                 timed(&times.extract_ns, || {
-                    batch
-                        .iter()
-                        .map(|rec| DocOut {
-                            origin: Origin::of(rec),
-                            file_index: rec.pos.file,
-                            outcome: match extract_record(rec, ex) {
-                                Outcome::Page(p, _) if p.method == "feed" => Err("feed"),
-                                Outcome::Page(p, _) => Ok(Page {
-                                    title: p.title,
-                                    text: p.text,
-                                    fp: None,
-                                }),
-                                Outcome::Skipped(why) => Err(why),
-                            },
-                        })
-                        .collect::<Vec<_>>()
+                    batch.map_items(|recs| recs.iter().map(|r| entry_of(r, ex)).collect())
                 })
             },
         );
@@ -177,68 +329,61 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
             extract_rx,
             TEXT_QUEUE_CAP,
             || Fingerprinter::new(cfg),
-            |fper, mut batch: Vec<DocOut>| {
+            |fper, batch: Batch<Entry>| {
                 timed(&times.fingerprint_ns, || {
-                    for d in batch.iter_mut() {
-                        if let Ok(page) = &mut d.outcome {
-                            page.fp = Some(fper.fingerprint(&page.text));
+                    batch.map_items(|mut entries| {
+                        for e in entries.iter_mut() {
+                            if let Some(text) = &e.text {
+                                e.fp = Some(fper.fingerprint(text));
+                            }
                         }
-                    }
-                    batch
+                        entries
+                    })
                 })
             },
         );
-        let mut docs_seen = 0u64;
-        let drained = Reorder::drain(fp_rx, |batch: Vec<DocOut>| -> anyhow::Result<()> {
-            for d in batch {
-                let last_pos = d.origin.pos;
-                match d.outcome {
-                    Ok(page) => {
-                        let fp = page
-                            .fp
-                            .expect("the fingerprint stage fingerprints every page");
-                        let summary = (fp.words, fp.exact, fp.simhash);
-                        let doc = clusterer.add(fp);
-                        if let Some(sp) = spill.as_mut() {
-                            sp.push(&d.origin, &page.title, &page.text)?;
-                        }
-                        metas.push(DocMeta {
-                            origin: d.origin,
-                            title: page.title,
-                            fp: Some(summary),
-                            skipped: None,
-                            doc: Some(doc),
-                        });
-                        docs_seen += 1;
+        let drained = Reorder::drain(fp_rx, |batch: Batch<Entry>| -> anyhow::Result<()> {
+            match batch {
+                Batch::Items(entries) => {
+                    let last = entries.last().map(Entry::source_pos);
+                    for e in entries {
+                        col.accept(e, true)?;
                     }
-                    Err(why) => {
-                        *skipped.entry(why).or_default() += 1;
-                        if why != "record_type" {
-                            metas.push(DocMeta {
-                                origin: d.origin,
-                                title: String::new(),
-                                fp: None,
-                                skipped: Some(why),
-                                doc: None,
-                            });
-                        }
+                    if let Some(pos) = last {
+                        progress.update(inputs.bytes_before(pos.file) + pos.offset, col.documents);
                     }
                 }
-                progress.update(
-                    inputs.bytes_before(d.file_index) + last_pos.offset,
-                    docs_seen,
-                );
+                Batch::FileDone(f, r) => col.file_done(f, r, checkpointable[f as usize])?,
+                Batch::Replay(f) => col.replay(f)?,
             }
             Ok(())
         });
-        let (reports, read_busy) = reader.join().expect("the reader thread does not panic");
+        let outcome = reader.join().expect("the reader thread does not panic");
         times
             .read_ns
-            .fetch_add(read_busy.as_nanos() as u64, Ordering::Relaxed);
-        drained.map(|()| reports)
+            .fetch_add(outcome.busy.as_nanos() as u64, Ordering::Relaxed);
+        drained
     });
     progress.finish();
-    let reports = collect?;
+    collected?;
+    if crate::cancelled() {
+        let _ = fs::remove_file(&spill_path);
+        eprintln!(
+            "crawlsift dedup: interrupted; {} of {} inputs are checkpointed in {}; run the same command again to finish",
+            col.checkpoints.count(),
+            inputs.inputs.len(),
+            args.out.display()
+        );
+        return Ok(ExitCode::from(crate::EXIT_INTERRUPTED));
+    }
+    let Collector {
+        clusterer,
+        metas,
+        skipped,
+        spill,
+        reports,
+        ..
+    } = col;
     let tally = inputs.tally(&reports, args.quiet);
     let read_done = started.elapsed();
 
@@ -247,7 +392,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
     let clustering = clusterer.finish();
     let cluster_time = cluster_start.elapsed();
 
-    // Everything below writes outputs: from here, failure leaves no partial file.
+    // Everything below writes outputs: each appears whole or not at all.
     let doc_metas: Vec<usize> = metas
         .iter()
         .enumerate()
@@ -269,12 +414,11 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
         &doc_metas,
         &inputs,
     )?;
-    if let (Some(path), Some(sp)) = (&args.text, spill.take()) {
+    if let (Some(path), Some(sp)) = (&args.text, spill) {
         sp.write_clean_corpus(path, &clustering, doc_metas.len())?;
     }
     let _ = fs::remove_file(&spill_path);
     let write_time = write_start.elapsed();
-
     let total = started.elapsed();
     let report = build_report(ReportParts {
         reports: &reports,
@@ -297,6 +441,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
     serde_json::to_writer_pretty(&mut f, &report)?;
     f.write_all(b"\n")?;
     f.commit()?;
+    checkpoints.finish()?;
 
     if !args.quiet {
         let st = &clustering.stats;
@@ -324,10 +469,8 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
     Ok(crate::exit_code(tally.failed_inputs, tally.record_errors))
 }
 
-/// Creates `out`, refusing to overwrite an earlier run's outputs without `force`.
-fn prepare_out_dir(out: &Path, force: bool) -> anyhow::Result<()> {
-    fs::create_dir_all(out)
-        .with_context(|| format!("cannot create output directory {}", out.display()))?;
+/// Refuses to overwrite an earlier run's outputs in `out` without `force`.
+fn refuse_old_outputs(out: &Path, force: bool) -> anyhow::Result<()> {
     let existing: Vec<&str> = OUTPUT_FILES
         .iter()
         .copied()
@@ -489,10 +632,10 @@ impl TextSpill {
 }
 
 struct ReportParts<'a> {
-    reports: &'a [Result<FileReport, String>],
+    reports: &'a [Option<Result<FileSummary, String>>],
     inputs: &'a InputSet,
     tally: &'a ReadTally,
-    skipped: &'a BTreeMap<&'static str, u64>,
+    skipped: &'a BTreeMap<String, u64>,
     clustering: &'a Clustering,
     documents: usize,
     cfg: &'a DedupConfig,
@@ -507,28 +650,20 @@ struct ReportParts<'a> {
 }
 
 fn build_report(p: ReportParts) -> serde_json::Value {
-    let mut records = 0u64;
-    let mut by_kind: BTreeMap<String, u64> = BTreeMap::new();
-    let mut errors: BTreeMap<String, u64> = BTreeMap::new();
+    let mut total = FileSummary::default();
     let mut files = Vec::new();
     for (fi, r) in p.reports.iter().enumerate() {
         let path = p.inputs.name(fi as u32);
         match r {
-            Ok(r) => {
-                records += r.records;
-                for (k, n) in &r.records_by_kind {
-                    *by_kind.entry(k.clone()).or_default() += n;
-                }
-                for (k, n) in &r.errors {
-                    *errors.entry(k.as_str().to_string()).or_default() += n;
-                }
+            Some(Ok(r)) => {
+                total.add(r);
                 files.push(json!({
                     "file": path, "records": r.records, "bytes": r.bytes_in,
-                    "errors": r.errors.iter().map(|(k, n)| (k.as_str().to_string(), *n)).collect::<BTreeMap<_, _>>(),
-                    "error_examples": r.error_examples.iter().take(5).map(|e| e.to_string()).collect::<Vec<_>>(),
+                    "errors": r.errors, "error_examples": r.error_examples,
                 }));
             }
-            Err(e) => files.push(json!({"file": path, "error": e})),
+            Some(Err(e)) => files.push(json!({"file": path, "error": e})),
+            None => files.push(json!({"file": path, "error": "not read"})),
         }
     }
     let st = &p.clustering.stats;
@@ -536,9 +671,9 @@ fn build_report(p: ReportParts) -> serde_json::Value {
     let ns = |a: &AtomicU64| (a.load(Ordering::Relaxed) as f64 / 1e9 * 1000.0).round() / 1000.0;
     let bounds = candidate_bounds(p.cfg, st);
     json!({
-        "records": records,
-        "records_by_type": by_kind,
-        "record_errors": errors,
+        "records": total.records,
+        "records_by_type": total.records_by_kind,
+        "record_errors": total.errors,
         "skipped": p.skipped,
         "documents": p.documents,
         "too_short": st.too_short,

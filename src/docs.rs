@@ -94,14 +94,3 @@ pub fn mime(content_type: &str) -> String {
         .trim()
         .to_ascii_lowercase()
 }
-
-impl Origin {
-    /// The identity of `rec`.
-    pub fn of(rec: &Record) -> Self {
-        Origin {
-            pos: rec.pos,
-            id: rec.id.clone(),
-            url: rec.url.clone(),
-        }
-    }
-}

@@ -8,12 +8,12 @@ use std::process::ExitCode;
 use anyhow::Context;
 use crawlsift_common::limits::{RAW_QUEUE_CAP, TEXT_QUEUE_CAP};
 use crawlsift_extractor::ExtractorBuilder;
-use crawlsift_reader::{FileReport, ReaderConfig, Record};
+use crawlsift_reader::{ReaderConfig, Record};
 use serde_json::json;
 
 use crate::docs::{extract_record, mime, Outcome};
 use crate::extract::ExtractArgs;
-use crate::inputs::InputSet;
+use crate::inputs::{FileSummary, InputSet, ReadEvent};
 use crate::output::AtomicFile;
 use crate::pipeline::{self, Reorder};
 use crate::progress::Progress;
@@ -35,83 +35,90 @@ pub fn run(args: &ExtractArgs, builder: ExtractorBuilder) -> anyhow::Result<Exit
     };
     let progress = Progress::new(inputs.total_bytes(), args.output.is_none());
 
-    let result = std::thread::scope(|s| -> anyhow::Result<Vec<Result<FileReport, String>>> {
-        let (producer, raw_rx) = pipeline::producer::<Vec<Record>>(RAW_QUEUE_CAP);
-        let (inputs_ref, cfg) = (&inputs, &reader_cfg);
-        let reader = std::thread::Builder::new()
-            .name("reader".into())
-            .spawn_scoped(s, move || inputs_ref.read_all(cfg, producer))?;
-        let init = || {
-            builder
-                .clone()
-                .build()
-                .expect("the configuration was checked before any thread started")
-        };
-        let lines = pipeline::stage(
-            s,
-            "extract",
-            threads,
-            raw_rx,
-            TEXT_QUEUE_CAP,
-            init,
-            |ex, batch: Vec<Record>| {
-                let mut text = Vec::new();
-                let mut skips: Vec<&'static str> = Vec::new();
-                let mut docs = 0u64;
-                let mut last = None;
-                for rec in &batch {
-                    last = Some(rec.pos);
-                    match extract_record(rec, ex) {
-                        Outcome::Page(p, ctype) if p.method == "feed" => {
-                            for (n, item) in p.items.iter().enumerate() {
+    let result = std::thread::scope(
+        |s| -> anyhow::Result<Vec<Option<Result<FileSummary, String>>>> {
+            let (mut producer, raw_rx) = pipeline::producer::<Vec<Record>>(RAW_QUEUE_CAP);
+            let (inputs_ref, cfg) = (&inputs, &reader_cfg);
+            let reader = std::thread::Builder::new()
+                .name("reader".into())
+                .spawn_scoped(s, move || {
+                    inputs_ref.read_all(cfg, &|_| false, &mut |e| match e {
+                        ReadEvent::Records(batch) => producer.send(batch),
+                        _ => true,
+                    })
+                })?;
+            let init = || {
+                builder
+                    .clone()
+                    .build()
+                    .expect("the configuration was checked before any thread started")
+            };
+            let lines = pipeline::stage(
+                s,
+                "extract",
+                threads,
+                raw_rx,
+                TEXT_QUEUE_CAP,
+                init,
+                |ex, batch: Vec<Record>| {
+                    let mut text = Vec::new();
+                    let mut skips: Vec<&'static str> = Vec::new();
+                    let mut docs = 0u64;
+                    let mut last = None;
+                    for rec in &batch {
+                        last = Some(rec.pos);
+                        match extract_record(rec, ex) {
+                            Outcome::Page(p, ctype) if p.method == "feed" => {
+                                for (n, item) in p.items.iter().enumerate() {
+                                    let line = json!({
+                                        "id": rec.id, "item": n, "url": item.link, "title": item.title, "date": item.date,
+                                        "text": item.text, "content_type": ctype.as_deref().map(mime), "charset": p.charset, "method": "feed",
+                                    });
+                                    serde_json::to_writer(&mut text, &line)
+                                        .expect("writing JSON to memory cannot fail");
+                                    text.push(b'\n');
+                                    docs += 1;
+                                }
+                            }
+                            Outcome::Page(p, ctype) => {
                                 let line = json!({
-                                    "id": rec.id, "item": n, "url": item.link, "title": item.title, "date": item.date,
-                                    "text": item.text, "content_type": ctype.as_deref().map(mime), "charset": p.charset, "method": "feed",
+                                    "id": rec.id, "url": rec.url, "title": p.title, "text": p.text,
+                                    "content_type": ctype.as_deref().map(mime), "charset": p.charset, "method": p.method,
                                 });
                                 serde_json::to_writer(&mut text, &line)
                                     .expect("writing JSON to memory cannot fail");
                                 text.push(b'\n');
                                 docs += 1;
                             }
+                            Outcome::Skipped(why) => skips.push(why),
                         }
-                        Outcome::Page(p, ctype) => {
-                            let line = json!({
-                                "id": rec.id, "url": rec.url, "title": p.title, "text": p.text,
-                                "content_type": ctype.as_deref().map(mime), "charset": p.charset, "method": p.method,
-                            });
-                            serde_json::to_writer(&mut text, &line)
-                                .expect("writing JSON to memory cannot fail");
-                            text.push(b'\n');
-                            docs += 1;
-                        }
-                        Outcome::Skipped(why) => skips.push(why),
                     }
-                }
-                (text, skips, docs, last)
-            },
-        );
-        let drained = Reorder::drain(
-            lines,
-            |(text, skips, docs, last): (
-                Vec<u8>,
-                Vec<&'static str>,
-                u64,
-                Option<crawlsift_common::SourcePos>,
-            )|
-             -> anyhow::Result<()> {
-                for why in skips {
-                    *skipped.entry(why).or_default() += 1;
-                }
-                documents += docs;
-                if let Some(pos) = last {
-                    progress.update(inputs_ref.bytes_before(pos.file) + pos.offset, documents);
-                }
-                out.write_all(&text).context("writing output")
-            },
-        );
-        let (reports, _) = reader.join().expect("the reader thread does not panic");
-        drained.map(|()| reports)
-    });
+                    (text, skips, docs, last)
+                },
+            );
+            let drained = Reorder::drain(
+                lines,
+                |(text, skips, docs, last): (
+                    Vec<u8>,
+                    Vec<&'static str>,
+                    u64,
+                    Option<crawlsift_common::SourcePos>,
+                )|
+                 -> anyhow::Result<()> {
+                    for why in skips {
+                        *skipped.entry(why).or_default() += 1;
+                    }
+                    documents += docs;
+                    if let Some(pos) = last {
+                        progress.update(inputs_ref.bytes_before(pos.file) + pos.offset, documents);
+                    }
+                    out.write_all(&text).context("writing output")
+                },
+            );
+            let outcome = reader.join().expect("the reader thread does not panic");
+            drained.map(|()| outcome.reports)
+        },
+    );
     progress.finish();
     if let Err(e) = &result {
         if e.root_cause()

@@ -1,13 +1,13 @@
-//! The run's input list: expanded arguments with their sizes and the names outputs use for them.
+//! The run's input list: expanded arguments with their sizes and the names outputs use for them,
+//! the loop that reads them in order, and what reading each one gave ([`FileSummary`]).
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
-
-use anyhow::Context;
 use std::time::{Duration, Instant};
 
+use anyhow::Context;
 use crawlsift_reader::{FileReport, Input, ReaderConfig, Record};
-
-use crate::pipeline::Producer;
+use serde::{Deserialize, Serialize};
 
 /// Inputs in the order they are read; `file` indices in every `SourcePos` point into this list.
 pub struct InputSet {
@@ -20,6 +20,90 @@ pub struct InputSet {
     names: Vec<String>,
     /// Whether each input was found by walking a directory (rather than named on the command line).
     from_dir: Vec<bool>,
+}
+
+/// What reading one input gave: plain data, so a checkpoint can keep it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FileSummary {
+    /// Whether any archive format was recognised.
+    pub archive: bool,
+    /// Records read.
+    pub records: u64,
+    /// Records by type name.
+    pub records_by_kind: BTreeMap<String, u64>,
+    /// Input bytes consumed.
+    pub bytes_in: u64,
+    /// Bytes of record blocks (decompressed).
+    pub block_bytes: u64,
+    /// WARC digests checked (with `--verify-digests`): matching, mismatching, unsupported.
+    pub digests: [u64; 3],
+    /// Record errors by kind name.
+    pub errors: BTreeMap<String, u64>,
+    /// The first few errors, each naming its byte offset.
+    pub error_examples: Vec<String>,
+}
+
+impl FileSummary {
+    /// Record errors of all kinds.
+    pub fn error_count(&self) -> u64 {
+        self.errors.values().sum()
+    }
+}
+
+impl FileSummary {
+    /// Adds another input's counts to these (for totals).
+    pub fn add(&mut self, o: &FileSummary) {
+        self.archive |= o.archive;
+        self.records += o.records;
+        self.bytes_in += o.bytes_in;
+        self.block_bytes += o.block_bytes;
+        for (a, b) in self.digests.iter_mut().zip(o.digests) {
+            *a += b;
+        }
+        for (k, n) in &o.records_by_kind {
+            *self.records_by_kind.entry(k.clone()).or_default() += n;
+        }
+        for (k, n) in &o.errors {
+            *self.errors.entry(k.clone()).or_default() += n;
+        }
+    }
+}
+
+impl From<&FileReport> for FileSummary {
+    fn from(r: &FileReport) -> Self {
+        FileSummary {
+            archive: r.format.is_some(),
+            records: r.records,
+            records_by_kind: r.records_by_kind.clone(),
+            bytes_in: r.bytes_in,
+            block_bytes: r.block_bytes,
+            digests: [r.digests.ok, r.digests.mismatch, r.digests.unsupported],
+            errors: r
+                .errors
+                .iter()
+                .map(|(k, n)| (k.as_str().to_string(), *n))
+                .collect(),
+            error_examples: r.error_examples.iter().map(|e| e.to_string()).collect(),
+        }
+    }
+}
+
+/// What the reading loop hands on, in order.
+pub enum ReadEvent {
+    /// A batch of records of the current input.
+    Records(Vec<Record>),
+    /// Input `file` was read to its end (or failed to open): its summary.
+    FileDone(u32, Result<FileSummary, String>),
+    /// Input `file` was not read because `skip` said so (its results are checkpointed).
+    Skipped(u32),
+}
+
+/// How the reading loop ended.
+pub struct ReadOutcome {
+    /// Per input, its summary if it was read to its end.
+    pub reports: Vec<Option<Result<FileSummary, String>>>,
+    /// Time spent reading (not waiting on a full channel).
+    pub busy: Duration,
 }
 
 /// How the reading of all inputs went, for the exit status and the summaries.
@@ -47,13 +131,8 @@ impl InputSet {
             inputs.extend(found);
         }
         if inputs.is_empty() {
-            anyhow::bail!(
-                "no input files found in {}",
-                args.iter()
-                    .map(|a| a.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
+            let names: Vec<String> = args.iter().map(|a| a.display().to_string()).collect();
+            anyhow::bail!("no input files found in {}", names.join(", "));
         }
         let sizes: Vec<u64> = inputs
             .iter()
@@ -83,17 +162,59 @@ impl InputSet {
         })
     }
 
-    /// Tallies the reader's results (in input order), printing each failure and record error
+    /// Reads every input in order (those `skip` names are announced, not read), handing events to
+    /// `send`; stops when `send` returns false or the run is cancelled (Ctrl-C). Run it on its
+    /// own thread: `send` blocks on a full channel.
+    pub fn read_all(
+        &self,
+        cfg: &ReaderConfig,
+        skip: &dyn Fn(u32) -> bool,
+        send: &mut dyn FnMut(ReadEvent) -> bool,
+    ) -> ReadOutcome {
+        let started = Instant::now();
+        let mut waited = Duration::ZERO;
+        let mut reports = vec![None; self.inputs.len()];
+        let mut listening = true;
+        for (fi, input) in self.inputs.iter().enumerate() {
+            let fi = fi as u32;
+            if !listening || crate::cancelled() {
+                break;
+            }
+            if skip(fi) {
+                listening = send(ReadEvent::Skipped(fi));
+                continue;
+            }
+            let r = crawlsift_reader::read_input(input, fi, cfg, &mut |batch| {
+                let w = Instant::now();
+                listening = !crate::cancelled() && send(ReadEvent::Records(batch));
+                waited += w.elapsed();
+                listening
+            });
+            if !listening {
+                break; // this input was not read to its end: it has no summary
+            }
+            let summary = r.as_ref().map(FileSummary::from).map_err(|e| e.to_string());
+            reports[fi as usize] = Some(summary.clone());
+            listening = send(ReadEvent::FileDone(fi, summary));
+        }
+        ReadOutcome {
+            reports,
+            busy: started.elapsed().saturating_sub(waited),
+        }
+    }
+
+    /// Tallies per-input results (in input order), printing each failure and record error
     /// example to stderr with the file's name unless `quiet`. A file met while walking a directory
     /// that holds no archive at all is skipped with a notice, not counted as an error.
-    pub fn tally(&self, reports: &[Result<FileReport, String>], quiet: bool) -> ReadTally {
+    pub fn tally(&self, reports: &[Option<Result<FileSummary, String>>], quiet: bool) -> ReadTally {
         let mut t = ReadTally::default();
         for (fi, r) in reports.iter().enumerate() {
             let name = self.name(fi as u32);
             match r {
-                Ok(r)
+                None => {}
+                Some(Ok(r))
                     if r.records == 0
-                        && r.format.is_none()
+                        && !r.archive
                         && self.from_dir.get(fi).copied().unwrap_or(false) =>
                 {
                     t.not_archives.push(name.to_string());
@@ -101,11 +222,11 @@ impl InputSet {
                         eprintln!("crawlsift: {name}: not an archive (no WARC, ARC or TREC record), skipped");
                     }
                 }
-                Ok(r) => {
+                Some(Ok(r)) => {
                     t.records += r.records;
                     t.record_errors += r.error_count();
                     if !quiet {
-                        for e in r.error_examples.iter() {
+                        for e in &r.error_examples {
                             eprintln!("crawlsift: {name}: {e}");
                         }
                         let shown = r.error_examples.len() as u64;
@@ -117,40 +238,13 @@ impl InputSet {
                         }
                     }
                 }
-                Err(e) => {
+                Some(Err(e)) => {
                     t.failed_inputs += 1;
                     eprintln!("crawlsift: {e}");
                 }
             }
         }
         t
-    }
-
-    /// Reads every input in order, sending record batches to `producer` (stopping when nobody
-    /// listens any more). Returns each input's report, in input order, and the time spent reading
-    /// (not waiting for a full channel). Run it on its own thread.
-    pub fn read_all(
-        &self,
-        cfg: &ReaderConfig,
-        mut producer: Producer<Vec<Record>>,
-    ) -> (Vec<Result<FileReport, String>>, Duration) {
-        let started = Instant::now();
-        let mut waited = Duration::ZERO;
-        let mut reports = Vec::with_capacity(self.inputs.len());
-        let mut listening = true;
-        for (fi, input) in self.inputs.iter().enumerate() {
-            if !listening {
-                break;
-            }
-            let r = crawlsift_reader::read_input(input, fi as u32, cfg, &mut |batch| {
-                let w = Instant::now();
-                listening = producer.send(batch);
-                waited += w.elapsed();
-                listening
-            });
-            reports.push(r.map_err(|e| e.to_string()));
-        }
-        (reports, started.elapsed().saturating_sub(waited))
     }
 
     /// Total input bytes (stdin counts 0).
@@ -169,5 +263,23 @@ impl InputSet {
             .get(file as usize)
             .map(String::as_str)
             .unwrap_or("?")
+    }
+
+    /// Size and modification time of input `file` (None for stdin), to tell whether a file
+    /// changed between a run and its resumption.
+    pub fn identity(&self, file: u32) -> Option<(u64, u128)> {
+        match self.inputs.get(file as usize)? {
+            Input::Stdin => None,
+            Input::Path(p) => {
+                let m = std::fs::metadata(p).ok()?;
+                let mtime = m
+                    .modified()
+                    .ok()?
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .ok()?
+                    .as_nanos();
+                Some((m.len(), mtime))
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! The main entry point into crawlsift: parses the command line and runs one subcommand.
 
+mod checkpoint;
 mod dedup;
 mod docs;
 mod extract;
@@ -11,6 +12,7 @@ mod progress;
 mod records;
 
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::{Parser, Subcommand};
 
@@ -32,8 +34,28 @@ enum Command {
     Dedup(dedup::DedupArgs),
 }
 
+/// Set by the first Ctrl-C: readers stop, workers drain, and the command ends cleanly.
+static CANCELLED: AtomicBool = AtomicBool::new(false);
+
+/// Whether the user asked the run to stop (Ctrl-C).
+pub(crate) fn cancelled() -> bool {
+    CANCELLED.load(Ordering::Relaxed)
+}
+
+/// The exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+pub(crate) const EXIT_INTERRUPTED: u8 = 130;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The first Ctrl-C asks for a clean stop; a second one ends the process at once.
+    let _ = ctrlc::set_handler(|| {
+        if CANCELLED.swap(true, Ordering::SeqCst) {
+            std::process::exit(i32::from(EXIT_INTERRUPTED));
+        }
+        eprintln!(
+            "\ncrawlsift: interrupted; finishing the work in flight (Ctrl-C again to quit at once)"
+        );
+    });
     let result = match cli.command {
         Command::Records(args) => records::run(args),
         Command::Extract(args) => extract::run(args),
@@ -59,9 +81,12 @@ pub(crate) fn threads(arg: Option<usize>) -> anyhow::Result<usize> {
     }
 }
 
-/// Exit status: 1 when an input could not be opened, 2 when records had errors, 0 otherwise.
+/// Exit status: 130 when interrupted, 1 when an input could not be opened, 2 when records had
+/// errors, 0 otherwise.
 pub(crate) fn exit_code(open_failures: usize, record_errors: u64) -> ExitCode {
-    if open_failures > 0 {
+    if cancelled() {
+        ExitCode::from(EXIT_INTERRUPTED)
+    } else if open_failures > 0 {
         ExitCode::from(1)
     } else if record_errors > 0 {
         ExitCode::from(2)

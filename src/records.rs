@@ -1,17 +1,16 @@
 //! `crawlsift records`: one JSON line per record, or with `--summary` only counts per file and in
 //! total (every payload is still inflated and decoded, so this is the reading benchmark).
 
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
 use crawlsift_common::limits::{RAW_QUEUE_CAP, TEXT_QUEUE_CAP};
-use crawlsift_reader::{FileReport, ReaderConfig, Record};
+use crawlsift_reader::{ReaderConfig, Record};
 use serde_json::json;
 
-use crate::inputs::InputSet;
+use crate::inputs::{FileSummary, InputSet, ReadEvent};
 use crate::pipeline::{self, Reorder};
 
 /// Arguments of `crawlsift records`.
@@ -84,56 +83,63 @@ pub fn run(args: RecordsArgs) -> anyhow::Result<ExitCode> {
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let summary = args.summary;
 
-    let result = std::thread::scope(|s| -> anyhow::Result<Vec<Result<FileReport, String>>> {
-        let (producer, raw_rx) = pipeline::producer::<Vec<Record>>(RAW_QUEUE_CAP);
-        let (inputs_ref, cfg) = (&inputs, &reader_cfg);
-        let reader = std::thread::Builder::new()
-            .name("reader".into())
-            .spawn_scoped(s, move || inputs_ref.read_all(cfg, producer))?;
-        let lines = pipeline::stage(
-            s,
-            "decode",
-            threads,
-            raw_rx,
-            TEXT_QUEUE_CAP,
-            || (),
-            |_, batch: Vec<Record>| {
-                let mut text = Vec::new();
-                let mut per_file: Vec<(u32, HttpTally)> = Vec::new();
-                for rec in &batch {
-                    let (status, payload_len, t) = decode(rec);
-                    match per_file.last_mut() {
-                        Some((f, acc)) if *f == rec.pos.file => acc.add(&t),
-                        _ => per_file.push((rec.pos.file, t)),
+    let result = std::thread::scope(
+        |s| -> anyhow::Result<Vec<Option<Result<FileSummary, String>>>> {
+            let (mut producer, raw_rx) = pipeline::producer::<Vec<Record>>(RAW_QUEUE_CAP);
+            let (inputs_ref, cfg) = (&inputs, &reader_cfg);
+            let reader = std::thread::Builder::new()
+                .name("reader".into())
+                .spawn_scoped(s, move || {
+                    inputs_ref.read_all(cfg, &|_| false, &mut |e| match e {
+                        ReadEvent::Records(batch) => producer.send(batch),
+                        _ => true,
+                    })
+                })?;
+            let lines = pipeline::stage(
+                s,
+                "decode",
+                threads,
+                raw_rx,
+                TEXT_QUEUE_CAP,
+                || (),
+                |_, batch: Vec<Record>| {
+                    let mut text = Vec::new();
+                    let mut per_file: Vec<(u32, HttpTally)> = Vec::new();
+                    for rec in &batch {
+                        let (status, payload_len, t) = decode(rec);
+                        match per_file.last_mut() {
+                            Some((f, acc)) if *f == rec.pos.file => acc.add(&t),
+                            _ => per_file.push((rec.pos.file, t)),
+                        }
+                        if !summary {
+                            let line = json!({
+                                "file": inputs_ref.name(rec.pos.file), "offset": rec.pos.offset, "index": rec.pos.index,
+                                "type": rec.kind.as_str(), "id": rec.id, "url": rec.url, "date": rec.date,
+                                "content_type": rec.content_type, "http_status": status, "payload_length": payload_len,
+                            });
+                            serde_json::to_writer(&mut text, &line)
+                                .expect("writing JSON to memory cannot fail");
+                            text.push(b'\n');
+                        }
                     }
-                    if !summary {
-                        let line = json!({
-                            "file": inputs_ref.name(rec.pos.file), "offset": rec.pos.offset, "index": rec.pos.index,
-                            "type": rec.kind.as_str(), "id": rec.id, "url": rec.url, "date": rec.date,
-                            "content_type": rec.content_type, "http_status": status, "payload_length": payload_len,
-                        });
-                        serde_json::to_writer(&mut text, &line)
-                            .expect("writing JSON to memory cannot fail");
-                        text.push(b'\n');
+                    (text, per_file)
+                },
+            );
+            let drained = Reorder::drain(
+                lines,
+                |(text, per_file): (Vec<u8>, Vec<(u32, HttpTally)>)| -> anyhow::Result<()> {
+                    for (f, t) in per_file {
+                        if let Some(acc) = tallies.get_mut(f as usize) {
+                            acc.add(&t);
+                        }
                     }
-                }
-                (text, per_file)
-            },
-        );
-        let drained = Reorder::drain(
-            lines,
-            |(text, per_file): (Vec<u8>, Vec<(u32, HttpTally)>)| -> anyhow::Result<()> {
-                for (f, t) in per_file {
-                    if let Some(acc) = tallies.get_mut(f as usize) {
-                        acc.add(&t);
-                    }
-                }
-                out.write_all(&text).map_err(anyhow::Error::from)
-            },
-        );
-        let (reports, _) = reader.join().expect("the reader thread does not panic");
-        drained.map(|()| reports)
-    });
+                    out.write_all(&text).map_err(anyhow::Error::from)
+                },
+            );
+            let outcome = reader.join().expect("the reader thread does not panic");
+            drained.map(|()| outcome.reports)
+        },
+    );
     let broken_pipe = matches!(&result, Err(e) if e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe));
     if broken_pipe {
         return Ok(ExitCode::SUCCESS);
@@ -144,11 +150,11 @@ pub fn run(args: RecordsArgs) -> anyhow::Result<ExitCode> {
 
     let tally = inputs.tally(&reports, summary);
     if summary {
-        let mut total = FileReport::default();
+        let mut total = FileSummary::default();
         let mut total_tally = HttpTally::default();
         for (fi, r) in reports.iter().enumerate() {
-            if let Ok(r) = r {
-                total.merge(r);
+            if let Some(Ok(r)) = r {
+                total.add(r);
                 total_tally.add(&tallies[fi]);
                 print_summary(inputs.name(fi as u32), r, &tallies[fi]);
             }
@@ -157,14 +163,13 @@ pub fn run(args: RecordsArgs) -> anyhow::Result<ExitCode> {
     }
     Ok(crate::exit_code(tally.failed_inputs, tally.record_errors))
 }
-fn print_summary(name: &str, r: &FileReport, t: &HttpTally) {
+fn print_summary(name: &str, r: &FileSummary, t: &HttpTally) {
     let kinds: Vec<String> = r
         .records_by_kind
         .iter()
         .map(|(k, n)| format!("{k}={n}"))
         .collect();
-    let errors: BTreeMap<&str, u64> = r.errors.iter().map(|(k, n)| (k.as_str(), *n)).collect();
-    let errors: Vec<String> = errors.iter().map(|(k, n)| format!("{k}={n}")).collect();
+    let errors: Vec<String> = r.errors.iter().map(|(k, n)| format!("{k}={n}")).collect();
     println!(
         "{name}: records={} [{}] bytes_in={} block_bytes={} http={} http_errors={} lying_headers={} payload_bytes={} errors={} [{}] digests ok={} mismatch={} unsupported={}",
         r.records,
@@ -177,8 +182,8 @@ fn print_summary(name: &str, r: &FileReport, t: &HttpTally) {
         t.payload_bytes,
         r.error_count(),
         errors.join(" "),
-        r.digests.ok,
-        r.digests.mismatch,
-        r.digests.unsupported,
+        r.digests[0],
+        r.digests[1],
+        r.digests[2],
     );
 }

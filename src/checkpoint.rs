@@ -1,0 +1,215 @@
+//! Per-input checkpoints of `crawlsift dedup`, so a killed run resumes where it stopped.
+//!
+//! When an input has been read to its end and every one of its records has reached the collector,
+//! the collector writes `OUT/.checkpoint/NNNNNN.json`: the input's summary and, per record, its
+//! identity and outcome (skip reason, or title and fingerprint, and the text when `--text` is
+//! wanted). A run started again with the same arguments finds `OUT/.checkpoint/run.json` equal to
+//! its own [`RunKey`], replays the checkpointed inputs instead of reading them, and reads the rest:
+//! the outputs are the same bytes as an uninterrupted run's. A finished run removes the folder.
+//! Every checkpoint file is written whole or not at all (temporary name, fsync, rename).
+
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+use crawlsift_common::SourcePos;
+use crawlsift_dedup::{DedupConfig, Fingerprint};
+use serde::{Deserialize, Serialize};
+
+use crate::inputs::{FileSummary, InputSet};
+use crate::output::AtomicFile;
+
+/// The folder inside `--out` that holds checkpoints.
+pub const CHECKPOINT_DIR: &str = ".checkpoint";
+
+/// What makes two runs the same run: everything that changes the outputs (not `--threads`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunKey {
+    /// crawlsift's version: fingerprints of another version are not mixed in.
+    pub version: String,
+    /// Inputs in order, with size and modification time (None for stdin).
+    pub inputs: Vec<(String, Option<(u64, u128)>)>,
+    /// The main-text method.
+    pub method: String,
+    /// Dedup parameters.
+    pub dedup: DedupConfig,
+    /// Whether texts are kept for `--text`.
+    pub keep_text: bool,
+}
+
+impl RunKey {
+    /// The key of a run over `inputs` with these settings.
+    pub fn new(inputs: &InputSet, method: &str, dedup: &DedupConfig, keep_text: bool) -> Self {
+        RunKey {
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            inputs: (0..inputs.inputs.len() as u32)
+                .map(|i| (inputs.name(i).to_string(), inputs.identity(i)))
+                .collect(),
+            method: method.to_string(),
+            dedup: dedup.clone(),
+            keep_text,
+        }
+    }
+}
+
+/// One record's outcome, as the collector saw it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Entry {
+    /// File, offset, ordinal.
+    pub pos: (u32, u64, u64),
+    /// Record id.
+    pub id: String,
+    /// Target URL.
+    pub url: Option<String>,
+    /// Why it is not a page, if it is not.
+    pub skipped: Option<String>,
+    /// The page's title.
+    pub title: String,
+    /// The page's fingerprint.
+    pub fp: Option<Fingerprint>,
+    /// The page's text, kept only for `--text`.
+    pub text: Option<String>,
+}
+
+impl Entry {
+    /// The record's position.
+    pub fn source_pos(&self) -> SourcePos {
+        SourcePos {
+            file: self.pos.0,
+            offset: self.pos.1,
+            index: self.pos.2,
+        }
+    }
+}
+
+/// The checkpoints of one output folder.
+pub struct Checkpoints {
+    dir: PathBuf,
+    done: Vec<bool>,
+}
+
+impl Checkpoints {
+    /// Whether `out` holds an unfinished run with exactly this key (so this run resumes it).
+    pub fn resumable(out: &Path, key: &RunKey) -> bool {
+        let theirs: Option<RunKey> = fs::read(out.join(CHECKPOINT_DIR).join("run.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok());
+        theirs.as_ref() == Some(key)
+    }
+
+    /// Opens (or starts) the checkpoints of a run with `key` in `out`. Checkpoints of a run with
+    /// other arguments are refused unless `force`, which discards them. Returns whether this run
+    /// resumes an earlier one.
+    pub fn open(out: &Path, key: &RunKey, force: bool) -> anyhow::Result<(Self, bool)> {
+        let dir = out.join(CHECKPOINT_DIR);
+        let key_path = dir.join("run.json");
+        let mut resuming = false;
+        if key_path.exists() {
+            if Self::resumable(out, key) {
+                resuming = true;
+            } else if force {
+                fs::remove_dir_all(&dir).with_context(|| format!("removing {}", dir.display()))?;
+            } else {
+                bail!(
+                    "{} holds an unfinished run with other arguments or changed inputs; run that \
+                     command again to finish it, or pass --force to discard it",
+                    out.display()
+                );
+            }
+        }
+        fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        remove_stale_temporaries(out);
+        remove_stale_temporaries(&dir);
+        if !resuming {
+            let mut f = AtomicFile::create(&key_path)?;
+            serde_json::to_writer_pretty(&mut f, key)?;
+            f.commit()?;
+        }
+        let done = (0..key.inputs.len())
+            .map(|i| key.inputs[i].1.is_some() && dir.join(file_name(i as u32)).exists())
+            .collect();
+        Ok((Checkpoints { dir, done }, resuming))
+    }
+
+    /// Whether input `file` is checkpointed.
+    pub fn has(&self, file: u32) -> bool {
+        self.done.get(file as usize).copied().unwrap_or(false)
+    }
+
+    /// How many inputs are checkpointed.
+    pub fn count(&self) -> usize {
+        self.done.iter().filter(|d| **d).count()
+    }
+
+    /// Writes input `file`'s checkpoint: its summary, then one line per record.
+    pub fn save(
+        &mut self,
+        file: u32,
+        summary: &FileSummary,
+        entries: &[Entry],
+    ) -> anyhow::Result<()> {
+        let mut f = AtomicFile::create(&self.dir.join(file_name(file)))?;
+        serde_json::to_writer(&mut f, summary)?;
+        f.write_all(b"\n")?;
+        for e in entries {
+            serde_json::to_writer(&mut f, e)?;
+            f.write_all(b"\n")?;
+        }
+        f.commit()?;
+        if let Some(d) = self.done.get_mut(file as usize) {
+            *d = true;
+        }
+        Ok(())
+    }
+
+    /// Reads input `file`'s checkpoint, calling `each` on every record in order.
+    pub fn load(
+        &self,
+        file: u32,
+        each: &mut dyn FnMut(Entry) -> anyhow::Result<()>,
+    ) -> anyhow::Result<FileSummary> {
+        let path = self.dir.join(file_name(file));
+        let bad = || {
+            format!(
+                "damaged checkpoint {} (remove the folder {} to start over)",
+                path.display(),
+                self.dir.display()
+            )
+        };
+        let mut lines = BufReader::new(fs::File::open(&path).with_context(bad)?).lines();
+        let summary: FileSummary =
+            serde_json::from_str(&lines.next().with_context(bad)?.with_context(bad)?)
+                .with_context(bad)?;
+        for line in lines {
+            each(serde_json::from_str(&line.with_context(bad)?).with_context(bad)?)?;
+        }
+        Ok(summary)
+    }
+
+    /// Removes the checkpoints of a finished run.
+    pub fn finish(self) -> anyhow::Result<()> {
+        fs::remove_dir_all(&self.dir).with_context(|| format!("removing {}", self.dir.display()))
+    }
+}
+
+/// Removes temporary files a killed run left in `dir` (ours are named `.NAME.tmp-PID`).
+fn remove_stale_temporaries(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.')
+            && name.contains(".tmp-")
+            && e.file_type().is_ok_and(|t| t.is_file())
+        {
+            let _ = fs::remove_file(e.path());
+        }
+    }
+}
+
+fn file_name(file: u32) -> String {
+    format!("{file:06}.json")
+}
