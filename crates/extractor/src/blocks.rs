@@ -23,7 +23,7 @@
 //!    authors use these HTML5 elements for what they say (a product page's legal footnotes).
 //!
 //! 10. A page without a single prose block (a stub, an error page, a page of link labels) has no
-//!    boilerplate to tell apart from content: all of its text is kept rather than none.
+//!     boilerplate to tell apart from content: all of its text is kept rather than none.
 //!
 //! Rules applied while parsing ([`crate::html`]), because they are how browsers see the page:
 //! only `<a href>` is link text, and a new `<a>` ends an open one (unclosed `<a name>` anchors
