@@ -25,6 +25,11 @@
 //! 10. A page without a single prose block (a stub, an error page, a page of link labels) has no
 //!     boilerplate to tell apart from content: all of its text is kept rather than none.
 //!
+//! 11. When at least three of the next five best containers score nearly as well as the winner
+//!     (0.75) and share an ancestor with it, the article is split over several containers (a
+//!     section per heading, a table per story) and that ancestor is the region (readability's
+//!     alternative candidates).
+//!
 //! Rules applied while parsing ([`crate::html`]), because they are how browsers see the page:
 //! only `<a href>` is link text, and a new `<a>` ends an open one (unclosed `<a name>` anchors
 //! must not turn a page into one link); a missing `</title>` ends at the next tag (libxml2's
@@ -57,6 +62,9 @@ mod tune {
     pub const THREAD_MAX_POST_WORDS: u64 = 250;
     /// ... and it is one when comment-named prose outweighs the post by this factor.
     pub const THREAD_REPLY_RATIO: f32 = 3.0;
+    /// Other containers scoring at least this share of the winner are alternatives (readability:
+    /// 0.75).
+    pub const ALT_SHARE: f32 = 0.75;
 }
 
 fn tag_weight(tag: Tag) -> f32 {
@@ -262,6 +270,50 @@ pub fn select(doc: &Doc, s: &mut Scratch, out: &mut Vec<usize>) {
         if sc > best_score {
             best_score = sc;
             best = i;
+        }
+    }
+    // Rule 11 (readability's alternative candidates): when at least three of the next five best
+    // containers score nearly as well as the winner and share an ancestor with it, the article is
+    // split over several containers (one per section, a table cell per story), and that ancestor
+    // is the region.
+    // Not on a discussion thread: there the replies are alike by nature, and the region made of
+    // them would leave out the shorter opening post.
+    if best > 0 && best_score > 0.0 && !thread {
+        let mut top: [(f32, usize); 5] = [(f32::MIN, 0); 5];
+        let (b_start, b_end) = (best, doc.nodes[best].end as usize);
+        for i in 1..n {
+            let sc = s.score[i];
+            if s.bad[i]
+                || sc < best_score * tune::ALT_SHARE
+                || (i >= b_start && i < b_end)
+                || i == best
+            {
+                continue;
+            }
+            // Ancestors of the winner contain it; they are not alternatives.
+            if i < b_start && (doc.nodes[i].end as usize) >= b_end {
+                continue;
+            }
+            if sc > top[4].0 {
+                top[4] = (sc, i);
+                top.sort_by(|x, y| y.0.total_cmp(&x.0));
+            }
+        }
+        let alts: Vec<usize> = top.iter().filter(|t| t.0 > f32::MIN).map(|t| t.1).collect();
+        if alts.len() >= 3 {
+            let mut a = doc.nodes[best].parent as usize;
+            while a > 0 && doc.nodes[a].tag != Tag::Body {
+                let end = doc.nodes[a].end as usize;
+                let inside = alts.iter().filter(|&&k| k > a && k < end).count();
+                if inside >= 3 {
+                    if !s.bad[a] {
+                        best = a;
+                        best_score = s.score[a].max(best_score);
+                    }
+                    break;
+                }
+                a = doc.nodes[a].parent as usize;
+            }
         }
     }
     if std::env::var_os("CRAWLSIFT_EXPLAIN").is_some() {
@@ -531,6 +583,32 @@ mod tests {
         assert_eq!(out, "abc\ndef\nghi");
         // One prose block is enough to filter: the link label goes.
         let out = blocks("<body><p><a href=/x>Home</a></p><p>This paragraph is long enough to be prose, with a comma.</p></body>");
+        assert!(!out.contains("Home"), "{out}");
+    }
+
+    #[test]
+    fn an_article_split_over_several_containers_is_kept_whole() {
+        // Old layout: one section per table, the tables in cells of an outer table; the first
+        // section is long, the others short but as prose-like.
+        let long = "word ".repeat(75);
+        let mut html = String::from(
+            "<body><table><tr><td class=nav><a href=/>Home</a> <a href=/n>News</a></td><td>",
+        );
+        html.push_str(&format!(
+            "<table><tr><td><p>Part A, {long}end, one.</p><p>Part A, {long}end, two.</p></td></tr></table>"
+        ));
+        for i in 0..3 {
+            html.push_str(&format!(
+                "<table><tr><td><p>Part {i}: first, the council voted, on Tuesday, to approve the budget.</p>\
+                 <p>Then, critics said, the plan leaves, they think, too little in reserve.</p></td></tr></table>"
+            ));
+        }
+        html.push_str("</td></tr></table></body>");
+        let out = blocks(&html);
+        for i in 0..3 {
+            assert!(out.contains(&format!("Part {i}:")), "{i}: {out}");
+        }
+        assert!(out.contains("Part A"), "{out}");
         assert!(!out.contains("Home"), "{out}");
     }
 
