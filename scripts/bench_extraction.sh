@@ -30,10 +30,15 @@ if ! "$VENV/bin/python" -c 'import resiliparse' 2>/dev/null; then
   "$VENV/bin/pip" install --quiet 'resiliparse==2.0.0'
 fi
 BIN_ABS=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+mkdir -p "$TMP/in"
+for f in "$SHARED"/bench/extraction/*/html/*.html; do
+  d=${f%/html/*}; ln -s "$f" "$TMP/in/$(basename "$d")__$(basename "$f")"
+done
 
 pps() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["pages_per_s"])' "$1"; }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores (a busy machine stretches the wall times)"
 for r in $(seq "$RUNS"); do
   python3 "$SCORER" --name crawlsift --cmd-dir "$BIN_ABS extract --html-dir {in} --out-dir {out}" \
     --json "$TMP/c$r.json" >"$TMP/c$r.log"
@@ -47,3 +52,12 @@ printf '\npages: %s (median of %s runs)\n' "$PAGES" "$RUNS"
 printf 'crawlsift   %8.1f pages/s (wall time of the whole command, start-up included)\n' "$C"
 printf 'resiliparse %8.1f pages/s (summed per-page extraction time)\n' "$R"
 python3 -c 'import sys; print("ratio       %8.2fx" % (float(sys.argv[1]) / float(sys.argv[2])))' "$C" "$R"
+# CPU time of crawlsift alone (all threads; least of 3 runs), a figure machine load stretches less.
+for k in 1 2 3; do
+  /usr/bin/env time -f '%U %S' -o "$TMP/cpu$k" "$BIN_ABS" extract --html-dir "$TMP/in" --out-dir "$TMP/out" 2>/dev/null || true
+done
+python3 - "$PAGES" "$TMP"/cpu? <<'PY' || true
+import sys
+secs = min(sum(map(float, open(f).read().split()[-2:])) for f in sys.argv[2:])
+print("crawlsift   %8.1f pages per CPU-second (user+sys %.2f s)" % (int(sys.argv[1]) / secs, secs))
+PY
