@@ -1,0 +1,858 @@
+//! Hostile inputs, end to end: the real `crawlsift` binary under a watchdog that bounds its time
+//! and its memory. Every input is run through `records --summary`, `extract` and `dedup --out`,
+//! and each run must end on its own, within the time bound, below the memory bound, with exit
+//! status 0, 1 or 2 (never a panic's 101 or a signal) and with the damage said: a clear error on
+//! stderr or a counted error/skip in the summary.
+//!
+//! The watchdog polls `/proc/<pid>/status` every few milliseconds: a child whose resident set
+//! passes its bound is killed (an unbounded allocation fails the test instead of exhausting the
+//! machine), and so is one still running at its deadline (a hang). Each run prints its time and
+//! peak resident memory (`VmHWM`); `cargo test --test hostile -- --nocapture` collects them.
+//!
+//! Inputs are generated in temporary directories: a gzip bomb (4 GiB of zeros in ~4 MB), WARC
+//! records claiming a Content-Length of 2^63, 2^64+1, -5 and `lots`, a 100 MB single-line page,
+//! 1,000,000 nested tags, seeded random bytes, files cut inside a header, an unreadable file, a
+//! symlink loop, a FIFO and `/dev/zero`.
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Wall-clock bound of one run (debug build). Generous: the slowest honest run here takes a few
+/// seconds; a hang is what this catches.
+const RUN_SECS: u64 = 30;
+/// Resident-memory bound of one run. The inputs are at most 100 MB; nothing may hold gigabytes.
+const RUN_RSS_MB: u64 = 768;
+/// How often the watchdog samples the child.
+const POLL: Duration = Duration::from_millis(4);
+
+/// How one bounded run ended.
+struct Ran {
+    label: String,
+    code: Option<i32>,
+    signal: Option<i32>,
+    secs: f64,
+    peak_mb: f64,
+    stdout: String,
+    stderr: String,
+}
+
+impl Ran {
+    fn text(&self) -> String {
+        format!("{}\n{}", self.stdout, self.stderr)
+    }
+
+    /// Ended by itself with 0, 1 or 2, without a panic message.
+    fn assert_clean_end(&self) {
+        assert!(
+            matches!(self.code, Some(0..=2)) && self.signal.is_none(),
+            "{}: exit {:?} signal {:?}\nstdout: {}\nstderr: {}",
+            self.label,
+            self.code,
+            self.signal,
+            tail(&self.stdout),
+            tail(&self.stderr)
+        );
+        assert!(
+            !self.stderr.contains("panicked"),
+            "{}: panicked: {}",
+            self.label,
+            tail(&self.stderr)
+        );
+    }
+}
+
+fn tail(s: &str) -> &str {
+    let n = s.len().saturating_sub(3000);
+    let mut i = n;
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    &s[i..]
+}
+
+/// `VmHWM` (peak resident set) and `VmRSS` of a live process, in kB, once it runs crawlsift
+/// (before `exec` the child still shows the test process's memory).
+fn mem_kb(pid: u32) -> Option<(u64, u64)> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let field = |name: &str| -> Option<&str> {
+        let line = status.lines().find(|l| l.starts_with(name))?;
+        line.split_whitespace().nth(1)
+    };
+    if field("Name:")? != "crawlsift" {
+        return None;
+    }
+    Some((
+        field("VmHWM:")?.parse().ok()?,
+        field("VmRSS:")?.parse().ok()?,
+    ))
+}
+
+/// Runs crawlsift with `args` (stdin from `stdin`, or empty) under the watchdog: killed after
+/// `secs` seconds or once its resident set passes `rss_mb`; either fails the test.
+fn run_bounded(
+    label: &str,
+    args: &[OsString],
+    stdin: Option<&Path>,
+    secs: u64,
+    rss_mb: u64,
+) -> Ran {
+    run_wrapped(label, &[], args, stdin, secs, rss_mb)
+}
+
+/// [`run_bounded`], with crawlsift started through `wrap` (a command that `exec`s its
+/// arguments, such as `setpriv ...`), so the watched process is crawlsift itself.
+fn run_wrapped(
+    label: &str,
+    wrap: &[OsString],
+    args: &[OsString],
+    stdin: Option<&Path>,
+    secs: u64,
+    rss_mb: u64,
+) -> Ran {
+    let out_dir = tempfile::tempdir().unwrap();
+    let out_path = out_dir.path().join("stdout");
+    let err_path = out_dir.path().join("stderr");
+    let bin = OsString::from(env!("CARGO_BIN_EXE_crawlsift"));
+    let mut cmd = match wrap.split_first() {
+        Some((first, rest)) => {
+            let mut c = Command::new(first);
+            c.args(rest).arg(&bin);
+            c
+        }
+        None => Command::new(&bin),
+    };
+    cmd.args(args)
+        .stdout(File::create(&out_path).unwrap())
+        .stderr(File::create(&err_path).unwrap());
+    match stdin {
+        Some(p) => cmd.stdin(File::open(p).unwrap()),
+        None => cmd.stdin(Stdio::null()),
+    };
+    let started = Instant::now();
+    let mut child = cmd.spawn().expect("running crawlsift");
+    let pid = child.id();
+    let mut peak_kb = 0u64;
+    let mut killed = None;
+    let status = loop {
+        if let Some((hwm, rss)) = mem_kb(pid) {
+            peak_kb = peak_kb.max(hwm);
+            if rss > rss_mb * 1024 && killed.is_none() {
+                killed = Some(format!(
+                    "resident memory {} MB > bound {rss_mb} MB",
+                    rss / 1024
+                ));
+                let _ = child.kill();
+            }
+        }
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        if started.elapsed() > Duration::from_secs(secs) && killed.is_none() {
+            killed = Some(format!("still running after {secs} s (hang)"));
+            let _ = child.kill();
+        }
+        // Sample densely at first: most runs here end within milliseconds.
+        if started.elapsed() > Duration::from_millis(100) {
+            std::thread::sleep(POLL);
+        } else {
+            std::thread::yield_now();
+        }
+    };
+    let ran = Ran {
+        label: label.to_string(),
+        code: status.code(),
+        signal: status.signal(),
+        secs: started.elapsed().as_secs_f64(),
+        peak_mb: peak_kb as f64 / 1024.0,
+        stdout: String::from_utf8_lossy(&std::fs::read(&out_path).unwrap()).into_owned(),
+        stderr: String::from_utf8_lossy(&std::fs::read(&err_path).unwrap()).into_owned(),
+    };
+    let peak = if peak_kb == 0 {
+        "peak RSS not sampled (ended first)".to_string()
+    } else {
+        format!("peak RSS {:.1} MB", ran.peak_mb)
+    };
+    println!(
+        "hostile {label}: exit {:?}{} in {:.2} s, {peak}",
+        ran.code,
+        ran.signal
+            .map(|s| format!(" signal {s}"))
+            .unwrap_or_default(),
+        ran.secs,
+    );
+    if let Some(why) = killed {
+        panic!(
+            "{label}: killed by the watchdog: {why}\nstderr: {}",
+            tail(&ran.stderr)
+        );
+    }
+    ran
+}
+
+/// The three commands a user runs on an input, each under the watchdog; returns
+/// (records --summary, extract, dedup) in that order. `extract` writes `out/extract.jsonl`,
+/// `dedup` writes into `out/dedup/`.
+fn run_all(label: &str, input: &Path, out: &Path, secs: u64, rss_mb: u64) -> [Ran; 3] {
+    run_all_wrapped(label, &[], input, out, secs, rss_mb)
+}
+
+/// [`run_all`] through a `wrap` command (see [`run_wrapped`]).
+fn run_all_wrapped(
+    label: &str,
+    wrap: &[OsString],
+    input: &Path,
+    out: &Path,
+    secs: u64,
+    rss_mb: u64,
+) -> [Ran; 3] {
+    std::fs::create_dir_all(out).unwrap();
+    let os = |s: &str| OsString::from(s);
+    let inp = input.as_os_str().to_owned();
+    let ex_out = out.join("extract.jsonl").into_os_string();
+    let dd_out = out.join("dedup").into_os_string();
+    let records = run_wrapped(
+        &format!("{label} / records --summary"),
+        wrap,
+        &[os("records"), os("--summary"), inp.clone()],
+        None,
+        secs,
+        rss_mb,
+    );
+    let extract = run_wrapped(
+        &format!("{label} / extract"),
+        wrap,
+        &[os("extract"), inp.clone(), os("-o"), ex_out],
+        None,
+        secs,
+        rss_mb,
+    );
+    let dedup = run_wrapped(
+        &format!("{label} / dedup --out"),
+        wrap,
+        &[os("dedup"), os("--out"), dd_out.clone(), inp],
+        None,
+        secs,
+        rss_mb,
+    );
+    for r in [&records, &extract, &dedup] {
+        r.assert_clean_end();
+    }
+    // What dedup counted is in its report too.
+    let mut dedup = dedup;
+    if let Ok(rep) = std::fs::read_to_string(Path::new(&dd_out).join("report.json")) {
+        dedup.stdout.push_str(&rep);
+    }
+    [records, extract, dedup]
+}
+
+/// The `TOTAL:` line of `records --summary`.
+fn total_line(r: &Ran) -> String {
+    r.stdout
+        .lines()
+        .find(|l| l.starts_with("TOTAL"))
+        .unwrap_or_else(|| panic!("{}: no TOTAL line: {}", r.label, r.text()))
+        .to_string()
+}
+
+/// A `key=N` count of a summary line.
+fn count(line: &str, key: &str) -> u64 {
+    let pat = format!("{key}=");
+    line.split_whitespace()
+        .find_map(|w| w.strip_prefix(&pat))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no {key}= in {line}"))
+}
+
+/// Asserts the damage was said: an error or counted skip somewhere in the run's output,
+/// naming one of `words`, and exit status `codes`.
+fn assert_said(r: &Ran, words: &[&str], codes: &[i32]) {
+    let text = r.text();
+    assert!(
+        words.iter().any(|w| text.contains(w)),
+        "{}: expected one of {words:?} in the output:\n{}",
+        r.label,
+        tail(&text)
+    );
+    assert!(
+        r.code.is_some_and(|c| codes.contains(&c)),
+        "{}: exit {:?}, expected one of {codes:?}\n{}",
+        r.label,
+        r.code,
+        tail(&text)
+    );
+}
+
+/// `report.json` of a dedup run into `dir`.
+fn report(dir: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(dir.join("report.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// A WARC response record header for a block of `len` bytes (given as text, so tests can lie).
+fn warc_head(uri: &str, len: &str) -> Vec<u8> {
+    format!(
+        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{uri}>\r\n\
+         WARC-Date: 2024-01-01T00:00:00Z\r\nWARC-Target-URI: http://example.com/{uri}\r\n\
+         Content-Type: application/http; msgtype=response\r\nContent-Length: {len}\r\n\r\n"
+    )
+    .into_bytes()
+}
+
+/// A whole WARC response record holding an HTML page.
+fn warc_page(uri: &str, html: &[u8]) -> Vec<u8> {
+    let mut http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n".to_vec();
+    http.extend_from_slice(html);
+    let mut rec = warc_head(uri, &http.len().to_string());
+    rec.extend_from_slice(&http);
+    rec.extend_from_slice(b"\r\n\r\n");
+    rec
+}
+
+/// A page of `words` distinct-enough words (enough for dedup to fingerprint it).
+fn article(seed: u64, words: usize) -> String {
+    let vocab = [
+        "harbour",
+        "council",
+        "ferry",
+        "timetable",
+        "island",
+        "evening",
+        "service",
+        "residents",
+        "week",
+        "meeting",
+        "vote",
+        "budget",
+        "school",
+        "road",
+        "bridge",
+        "river",
+        "market",
+        "summer",
+        "winter",
+        "library",
+    ];
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut s = String::from("<html><head><title>News</title></head><body><article><p>");
+    for _ in 0..words {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        s.push_str(vocab[(x % vocab.len() as u64) as usize]);
+        s.push(' ');
+    }
+    s.push_str("</p></article></body></html>");
+    s
+}
+
+/// A raw deflate stream of `prefix` followed by `zeros` zero bytes, built from one
+/// compressed 1 MiB chunk repeated (each ends in a full flush, so copies concatenate), and the
+/// CRC-32 of what it inflates to. Compresses ~1000:1 in well under a second.
+fn deflate_then_zeros(prefix: &[u8], zeros: u64) -> (Vec<u8>, u32) {
+    use flate2::{Compress, Compression, Crc, FlushCompress};
+    const CHUNK: usize = 1 << 20;
+    assert_eq!(zeros % CHUNK as u64, 0);
+    let deflate = |c: &mut Compress, input: &[u8], flush: FlushCompress| -> Vec<u8> {
+        let mut out = Vec::with_capacity(input.len() / 100 + 4096);
+        let mut pos = 0;
+        loop {
+            if out.capacity() - out.len() < 1024 {
+                out.reserve(64 << 10);
+            }
+            let before = c.total_in();
+            c.compress_vec(&input[pos..], &mut out, flush).unwrap();
+            pos += (c.total_in() - before) as usize;
+            if pos == input.len() && out.len() < out.capacity() {
+                return out;
+            }
+        }
+    };
+    let mut c = Compress::new(Compression::best(), false);
+    let mut crc = Crc::new();
+    let mut stream = deflate(&mut c, prefix, FlushCompress::Full);
+    crc.update(prefix);
+    let zero_chunk = vec![0u8; CHUNK];
+    let chunk = deflate(&mut c, &zero_chunk, FlushCompress::Full);
+    for _ in 0..zeros / CHUNK as u64 {
+        stream.extend_from_slice(&chunk);
+        crc.update(&zero_chunk);
+    }
+    stream.extend(deflate(&mut c, &[], FlushCompress::Finish));
+    (stream, crc.sum())
+}
+
+/// A gzip member of `prefix` and then `zeros` zero bytes.
+fn gzip_bomb(prefix: &[u8], zeros: u64) -> Vec<u8> {
+    let (deflated, crc) = deflate_then_zeros(prefix, zeros);
+    let mut m = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 2, 255];
+    m.extend_from_slice(&deflated);
+    m.extend_from_slice(&crc.to_le_bytes());
+    let isize = (prefix.len() as u64 + zeros) as u32;
+    m.extend_from_slice(&isize.to_le_bytes());
+    m
+}
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+const GIB: u64 = 1 << 30;
+
+#[test]
+fn gzip_bomb_member_is_stopped_not_inflated() {
+    let dir = tempfile::tempdir().unwrap();
+    // A record claiming 4 GiB whose member inflates to 4 GiB of zeros, between two honest ones:
+    // the bomb is counted, the honest records around it are still read.
+    let bomb_len = 4 * GIB;
+    let mut prefix = warc_head("bomb", &bomb_len.to_string());
+    prefix.extend_from_slice(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n");
+    let zeros = bomb_len - 44;
+    let zeros = zeros - zeros % (1 << 20);
+    let path = dir.path().join("bomb.warc.gz");
+    let mut f = BufWriter::new(File::create(&path).unwrap());
+    f.write_all(&gzip(&warc_page("before", article(1, 300).as_bytes())))
+        .unwrap();
+    f.write_all(&gzip_bomb(&prefix, zeros)).unwrap();
+    f.write_all(&gzip(&warc_page("after", article(2, 300).as_bytes())))
+        .unwrap();
+    f.into_inner().unwrap().sync_all().unwrap();
+    println!(
+        "gzip bomb: {:.1} MB compressed, {:.1} GiB inflated",
+        std::fs::metadata(&path).unwrap().len() as f64 / 1e6,
+        (prefix.len() as u64 + zeros) as f64 / GIB as f64
+    );
+    let [records, extract, dedup] = run_all("gzip bomb", &path, dir.path(), RUN_SECS, RUN_RSS_MB);
+    let total = total_line(&records);
+    assert!(count(&total, "errors") >= 1, "the bomb is counted: {total}");
+    assert_said(&records, &["too_large", "bomb", "ratio"], &[2]);
+    assert!(
+        count(&total, "records") >= 2,
+        "the honest records before and after the bomb are read: {total}"
+    );
+    assert_said(&extract, &["too_large", "error"], &[2]);
+    assert_said(&dedup, &["too_large", "error"], &[2]);
+
+    // A bare bomb: a file that is one member of 4 GiB zeros (no archive inside).
+    let bare = dir.path().join("zeros.gz");
+    std::fs::write(&bare, gzip_bomb(b"", 4 * GIB)).unwrap();
+    let out = dir.path().join("bare");
+    let [records, extract, dedup] = run_all("gzip bomb (bare)", &bare, &out, RUN_SECS, RUN_RSS_MB);
+    for r in [&records, &extract, &dedup] {
+        assert_said(
+            r,
+            &["not a WARC", "too_large", "bad_header", "error"],
+            &[1, 2],
+        );
+    }
+}
+
+#[test]
+fn gzip_bomb_in_http_content_encoding_is_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    // The HTTP body is `Content-Encoding: gzip` of 2 GiB of zeros (~2 MB on the wire).
+    let body = gzip_bomb(b"<html><body><p>", 2 * GIB);
+    let mut http =
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n\r\n".to_vec();
+    http.extend_from_slice(&body);
+    let mut rec = warc_head("coded-bomb", &http.len().to_string());
+    rec.extend_from_slice(&http);
+    rec.extend_from_slice(b"\r\n\r\n");
+    rec.extend_from_slice(&warc_page("after", article(3, 300).as_bytes()));
+    let path = dir.path().join("coded.warc");
+    std::fs::write(&path, &rec).unwrap();
+    let [records, _extract, _dedup] =
+        run_all("http gzip bomb", &path, dir.path(), RUN_SECS, RUN_RSS_MB);
+    let total = total_line(&records);
+    assert_eq!(count(&total, "records"), 2, "{total}");
+    // The coded body is either stopped (counted) or decoded within the memory bound; either
+    // way the page after it is still a document.
+    let rep = report(&dir.path().join("dedup"));
+    assert_eq!(rep["records"], 2, "{rep}");
+    assert!(rep["documents"].as_u64() >= Some(1), "{rep}");
+}
+
+#[test]
+fn content_length_of_2_pow_63_and_other_impossible_lengths() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>claimed</p>";
+    for (name, len) in [
+        ("2^63", "9223372036854775808"),
+        ("2^64+1", "18446744073709551617"),
+        ("2^63-1", "9223372036854775807"),
+        ("negative", "-5"),
+        ("non-numeric", "lots"),
+    ] {
+        // The lying record, then an honest one: the lie is counted and reading goes on.
+        let mut data = warc_head("liar", len);
+        data.extend_from_slice(page);
+        data.extend_from_slice(b"\r\n\r\n");
+        data.extend_from_slice(&warc_page("honest", article(4, 200).as_bytes()));
+        let path = dir
+            .path()
+            .join(format!("len-{}.warc", name.replace('^', "pow")));
+        std::fs::write(&path, &data).unwrap();
+        let out = dir.path().join(format!("out-{}", name.replace('^', "pow")));
+        let label = format!("Content-Length {name}");
+        let [records, extract, dedup] = run_all(&label, &path, &out, RUN_SECS, RUN_RSS_MB);
+        let total = total_line(&records);
+        assert!(count(&total, "errors") >= 1, "{label}: counted: {total}");
+        assert_said(&records, &["errors="], &[2]);
+        assert_said(&extract, &["error", "too_large", "missing_length"], &[2]);
+        assert_said(&dedup, &["error", "too_large", "missing_length"], &[2]);
+    }
+}
+
+/// Writes a WARC file holding one response whose HTML body is one line of `mb` megabytes.
+fn long_line_warc(path: &Path, mb: usize) {
+    let word = b"lorem ipsum dolor sit amet, consectetur adipiscing elit ";
+    let open = b"<html><head><title>One line</title></head><body><p>";
+    let close = b"</p></body></html>";
+    let reps = (mb << 20) / word.len();
+    let http_head = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n";
+    let len = http_head.len() + open.len() + reps * word.len() + close.len();
+    let mut f = BufWriter::with_capacity(1 << 20, File::create(path).unwrap());
+    f.write_all(&warc_head("long-line", &len.to_string()))
+        .unwrap();
+    f.write_all(http_head).unwrap();
+    f.write_all(open).unwrap();
+    for _ in 0..reps {
+        f.write_all(word).unwrap();
+    }
+    f.write_all(close).unwrap();
+    f.write_all(b"\r\n\r\n").unwrap();
+    f.write_all(&warc_page("after", article(5, 200).as_bytes()))
+        .unwrap();
+    f.into_inner().unwrap().sync_all().unwrap();
+}
+
+#[test]
+fn single_line_page_of_100_mb() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.warc");
+    long_line_warc(&path, 100);
+    // A 100 MB page is over the extractor's 64 MiB bound: it is a counted `too_large` skip, and
+    // the record after it is still read.
+    let [records, _extract, dedup] = run_all("100 MB single line", &path, dir.path(), 60, 1024);
+    let total = total_line(&records);
+    assert_eq!(count(&total, "records"), 2, "{total}");
+    let rep = report(&dir.path().join("dedup"));
+    assert_eq!(rep["records"], 2, "{rep}");
+    assert_eq!(rep["skipped"]["too_large"], 1, "{rep}");
+    assert_said(&dedup, &["too_large"], &[0, 2]);
+}
+
+#[test]
+fn single_line_page_of_20_mb_is_extracted() {
+    // Below the extractor's bound the one-line page goes through the extractor itself.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long20.warc");
+    long_line_warc(&path, 20);
+    let out = dir.path().join("x");
+    let [_records, _extract, _dedup] = run_all("20 MB single line", &path, &out, 60, 1024);
+    let rep = report(&out.join("dedup"));
+    assert_eq!(rep["documents"], 2, "both pages are documents: {rep}");
+}
+
+#[test]
+fn a_million_nested_tags() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut html = b"<html><body>".to_vec();
+    for _ in 0..1_000_000 {
+        html.extend_from_slice(b"<div>");
+    }
+    html.extend_from_slice(b"deep text");
+    for _ in 0..1_000_000 {
+        html.extend_from_slice(b"</div>");
+    }
+    html.extend_from_slice(b"</body></html>");
+    let page = dir.path().join("deep.html");
+    std::fs::write(&page, &html).unwrap();
+    // One HTML page on its own ...
+    let r = run_bounded(
+        "1,000,000 nested tags / extract --html",
+        &["extract".into(), "--html".into(), page.clone().into()],
+        None,
+        RUN_SECS,
+        RUN_RSS_MB,
+    );
+    r.assert_clean_end();
+    assert_eq!(r.code, Some(0), "{}", r.text());
+    assert!(r.stdout.contains("deep text"), "{}", tail(&r.stdout));
+    // ... and inside an archive (unclosed as well: a million open tags that never close).
+    let mut unclosed = b"<html><body>".to_vec();
+    for _ in 0..1_000_000 {
+        unclosed.extend_from_slice(b"<span><b>");
+    }
+    let mut data = warc_page("deep", &html);
+    data.extend(warc_page("unclosed", &unclosed));
+    let path = dir.path().join("deep.warc");
+    std::fs::write(&path, &data).unwrap();
+    let [records, _, _] = run_all(
+        "1,000,000 nested tags",
+        &path,
+        dir.path(),
+        RUN_SECS,
+        RUN_RSS_MB,
+    );
+    assert_eq!(count(&total_line(&records), "records"), 2);
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(dir.path().join("extract.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(
+        lines.iter().any(|l| l.to_string().contains("deep text")),
+        "the deep page's text is extracted"
+    );
+}
+
+#[test]
+fn random_bytes_seeded() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut x: u64 = 0x5EED_0FC0_FFEE;
+    let mut data = Vec::with_capacity(8 << 20);
+    while data.len() < 8 << 20 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        data.extend_from_slice(&x.to_le_bytes());
+    }
+    let path = dir.path().join("random.bin");
+    std::fs::write(&path, &data).unwrap();
+    let rs = run_all("8 MB random bytes", &path, dir.path(), RUN_SECS, RUN_RSS_MB);
+    for r in &rs {
+        assert_said(r, &["not a WARC", "bad_header"], &[2]);
+    }
+    // Random bytes behind a gzip magic and behind a WARC version line go down other paths.
+    for (name, prefix) in [
+        ("gzip magic", &[0x1f, 0x8b, 8, 0][..]),
+        ("WARC line", &b"WARC/1.0\r\n"[..]),
+    ] {
+        let mut d = prefix.to_vec();
+        d.extend_from_slice(&data[..1 << 20]);
+        let p = dir
+            .path()
+            .join(format!("random-{}", name.replace(' ', "-")));
+        std::fs::write(&p, &d).unwrap();
+        let out = dir.path().join(format!("out-{}", name.replace(' ', "-")));
+        let label = format!("random bytes behind a {name}");
+        for r in run_all(&label, &p, &out, RUN_SECS, RUN_RSS_MB) {
+            // Errors name their byte offset; the summary counts them.
+            assert_said(&r, &["byte ", "errors="], &[1, 2]);
+        }
+    }
+}
+
+#[test]
+fn file_truncated_in_the_middle_of_a_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = warc_page("first", article(6, 200).as_bytes());
+    // Plain WARC: a whole record, then a header cut mid-line.
+    let mut plain = good.clone();
+    let second = warc_page("second", b"<p>x</p>");
+    plain.extend_from_slice(&second[..60]);
+    let p = dir.path().join("cut.warc");
+    std::fs::write(&p, &plain).unwrap();
+    let [records, _, _] = run_all(
+        "cut in a WARC header",
+        &p,
+        &dir.path().join("a"),
+        RUN_SECS,
+        RUN_RSS_MB,
+    );
+    let total = total_line(&records);
+    assert_eq!(count(&total, "records"), 1, "{total}");
+    assert_said(&records, &["truncated"], &[2]);
+    // Gzip: a whole member, then a member cut inside its WARC header (and one cut inside the gzip
+    // header itself).
+    for (name, cut) in [
+        ("WARC header in a gzip member", None),
+        ("gzip header", Some(6)),
+    ] {
+        let mut gz = gzip(&good);
+        let member = gzip(&second);
+        match cut {
+            Some(n) => gz.extend_from_slice(&member[..n]),
+            None => {
+                // Inflate-level cut: a member whose deflate stream ends mid-header.
+                let mut e =
+                    flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+                e.write_all(&second[..60]).unwrap();
+                let mut m = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255];
+                let raw = e.flush_finish().unwrap();
+                m.extend_from_slice(&raw[..raw.len() / 2]);
+                gz.extend_from_slice(&m);
+            }
+        }
+        let p = dir.path().join(format!("cut-{}.warc.gz", cut.unwrap_or(0)));
+        std::fs::write(&p, &gz).unwrap();
+        let out = dir.path().join(format!("gz{}", cut.unwrap_or(0)));
+        let label = format!("cut in a {name}");
+        let [records, _, _] = run_all(&label, &p, &out, RUN_SECS, RUN_RSS_MB);
+        let total = total_line(&records);
+        assert_eq!(count(&total, "records"), 1, "{label}: {total}");
+        assert_said(&records, &["truncated", "errors="], &[2]);
+    }
+}
+
+#[test]
+fn directory_with_an_unreadable_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    std::fs::write(
+        input.join("a.warc"),
+        warc_page("a", article(7, 200).as_bytes()),
+    )
+    .unwrap();
+    let locked = input.join("b.warc");
+    std::fs::write(&locked, warc_page("b", article(8, 200).as_bytes())).unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let mut wrap: Vec<OsString> = Vec::new();
+    if File::open(&locked).is_ok() {
+        // Root reads a mode-000 file anyway: run crawlsift as `nobody` when setpriv can.
+        let as_nobody = [
+            "setpriv",
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            "--",
+        ];
+        let works = Command::new(as_nobody[0])
+            .args(&as_nobody[1..])
+            .args(["cat", locked.to_str().unwrap()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| !s.success());
+        if !works {
+            println!(
+                "notice: directory_with_an_unreadable_file skipped: running as root (a mode-000 \
+                 file is readable) and setpriv cannot drop to nobody"
+            );
+            return;
+        }
+        wrap = as_nobody.iter().map(OsString::from).collect();
+        // nobody must reach the input and write the outputs.
+        for d in [dir.path(), input.as_path()] {
+            std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        println!("note: running as root; crawlsift runs as nobody (setpriv) so mode 000 bites");
+    }
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let [records, extract, dedup] = run_all_wrapped(
+        "directory with an unreadable file",
+        &wrap,
+        &input,
+        &out,
+        RUN_SECS,
+        RUN_RSS_MB,
+    );
+    for r in [&records, &extract, &dedup] {
+        assert_said(r, &["b.warc"], &[1]);
+        assert!(r.stderr.contains("ermission"), "{}: {}", r.label, r.stderr);
+    }
+    // The readable file is still read.
+    assert_eq!(count(&total_line(&records), "records"), 1);
+    let rep = report(&out.join("dedup"));
+    assert_eq!(rep["records"], 1, "{rep}");
+}
+
+#[test]
+fn symlink_loop_in_an_input_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir_all(input.join("sub")).unwrap();
+    std::fs::write(
+        input.join("a.warc"),
+        warc_page("a", article(9, 200).as_bytes()),
+    )
+    .unwrap();
+    // A link to an ancestor (a directory cycle) and two links to each other (ELOOP).
+    std::os::unix::fs::symlink("..", input.join("sub").join("up")).unwrap();
+    std::os::unix::fs::symlink("l2", input.join("l1")).unwrap();
+    std::os::unix::fs::symlink("l1", input.join("l2")).unwrap();
+    let [records, _, dedup] = run_all("symlink loop", &input, dir.path(), RUN_SECS, RUN_RSS_MB);
+    let total = total_line(&records);
+    assert_eq!(count(&total, "records"), 1, "a.warc is read once: {total}");
+    assert_eq!(records.code, Some(0), "{}", records.text());
+    assert_eq!(dedup.code, Some(0), "{}", dedup.text());
+    // Named on the command line, the looping link is a clear error.
+    let r = run_bounded(
+        "symlink loop named / records --summary",
+        &[
+            "records".into(),
+            "--summary".into(),
+            input.join("l1").into(),
+        ],
+        None,
+        RUN_SECS,
+        RUN_RSS_MB,
+    );
+    r.assert_clean_end();
+    assert_said(&r, &["l1"], &[1]);
+}
+
+#[test]
+fn fifo_as_input_is_refused_or_read_not_waited_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe.warc");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        println!("notice: fifo_as_input_is_refused_or_read_not_waited_on skipped: mkfifo failed");
+        return;
+    }
+    // Nobody writes to the FIFO: opening it for reading would block for ever. The binary must
+    // notice it is not a regular file and say so (or skip it), within the time bound.
+    let [records, extract, dedup] = run_all("FIFO (no writer)", &fifo, dir.path(), 10, RUN_RSS_MB);
+    for r in [&records, &extract, &dedup] {
+        assert_said(r, &["pipe.warc"], &[1, 2]);
+    }
+    // In a directory, a FIFO is not an input at all.
+    let input = dir.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    std::fs::write(
+        input.join("a.warc"),
+        warc_page("a", article(10, 200).as_bytes()),
+    )
+    .unwrap();
+    std::fs::rename(&fifo, input.join("b.warc")).unwrap();
+    let out = dir.path().join("d");
+    let [records, _, _] = run_all("FIFO in a directory", &input, &out, 10, RUN_RSS_MB);
+    assert_eq!(count(&total_line(&records), "records"), 1);
+}
+
+#[test]
+fn dev_zero_as_input() {
+    // An endless device named as an input: refused or read to a bound, never swallowed whole.
+    let dev = Path::new("/dev/zero");
+    if !dev.exists() {
+        println!("notice: dev_zero_as_input skipped: no /dev/zero");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let [records, extract, dedup] = run_all("/dev/zero", dev, dir.path(), RUN_SECS, RUN_RSS_MB);
+    for r in [&records, &extract, &dedup] {
+        assert_said(r, &["/dev/zero"], &[1, 2]);
+    }
+    // As standard input, the stream is not an archive: said at byte 0, not read for ever.
+    let r = run_bounded(
+        "/dev/zero on stdin / records --summary",
+        &["records".into(), "--summary".into(), "-".into()],
+        Some(dev),
+        RUN_SECS,
+        RUN_RSS_MB,
+    );
+    r.assert_clean_end();
+    assert_said(&r, &["not a WARC", "bad_header"], &[2]);
+}
