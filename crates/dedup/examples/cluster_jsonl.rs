@@ -3,7 +3,8 @@
 //! ```text
 //! cargo run --release -p crawlsift-dedup --example cluster_jsonl -- TEXTS.jsonl OUT.jsonl
 //!     [--threads N] [--truth truth.jsonl] [--shingle K] [--perms P] [--bands B] [--rows R]
-//!     [--min-jaccard T] [--hamming D] [--min-words W]
+//!     [--min-jaccard T] [--hamming D] [--min-words W] [--popular P] [--pairings K]
+//!     [--evidence R]
 //! ```
 //! With `--truth` (a makecorpus truth.jsonl) it also prints, per copy kind, the distribution of the
 //! estimated Jaccard and SimHash distance between each copy and its source, and between each
@@ -37,6 +38,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--min-jaccard" => cfg.min_jaccard = val()?.parse()?,
             "--hamming" => cfg.simhash_max_hamming = val()?.parse()?,
             "--min-words" => cfg.min_words = val()?.parse()?,
+            "--popular" => cfg.popular_docs = val()?.parse()?,
+            "--pairings" => cfg.popular_pairings = val()?.parse()?,
+            "--evidence" => cfg.min_evidence_rows = val()?.parse()?,
             _ => pos.push(a.clone()),
         }
     }
@@ -81,8 +85,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let fps: Vec<Fingerprint> = fps.into_iter().flatten().collect();
     let t_fp = t0.elapsed().as_secs_f64();
 
-    if let Some(truth) = truth {
-        similarity_report(&truth, &ids, &fps, &cfg)?;
+    if let Some(truth) = &truth {
+        similarity_report(truth, &ids, &fps, &cfg)?;
     }
 
     let t1 = Instant::now();
@@ -114,7 +118,28 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         bytes_per_doc
     );
     eprintln!("{}", serde_json::to_string(&result.stats)?);
+    if let Some(truth) = &truth {
+        let kinds = truth_kinds(truth)?;
+        let mut by_kind: std::collections::BTreeMap<&str, usize> = Default::default();
+        for &d in &result.boilerplate {
+            *by_kind
+                .entry(kinds.get(&ids[d as usize]).map_or("?", String::as_str))
+                .or_default() += 1;
+        }
+        eprintln!("boilerplate by kind: {by_kind:?}");
+    }
     Ok(())
+}
+
+fn truth_kinds(truth: &str) -> Result<HashMap<String, String>, Box<dyn std::error::Error>> {
+    let mut out = HashMap::new();
+    for line in std::io::BufReader::new(std::fs::File::open(truth)?).lines() {
+        let v: serde_json::Value = serde_json::from_str(&line?)?;
+        if let (Some(id), Some(kind)) = (v["id"].as_str(), v["kind"].as_str()) {
+            out.insert(id.to_string(), kind.to_string());
+        }
+    }
+    Ok(out)
 }
 
 fn quantiles(mut xs: Vec<f64>) -> String {

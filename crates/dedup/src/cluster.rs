@@ -1,16 +1,24 @@
-//! Clustering of fingerprints: exact groups, LSH candidates, verification and guarded joining.
+//! Clustering of fingerprints: exact groups, popular phrases, LSH candidates, verification and
+//! guarded joining.
 //!
-//! 1. A document with fewer than `min_words` words is *too short*: reported, never clustered
-//!    (log-in, search and tag pages are mostly template; their few words cannot tell copies apart).
-//! 2. Documents with the same 128-bit exact hash form a group without LSH; only the first of each
-//!    group (its *head*) takes part in the near-duplicate search.
-//! 3. Candidates: heads sharing a MinHash LSH band key (b bands of r b-bit rows) or a SimHash block
-//!    (pigeonhole blocks, every pair within `simhash_max_hamming` bits). Inside one bucket a head is
-//!    compared with at most `max_bucket_compare` earlier heads, which bounds the work on
-//!    template-heavy or hostile input.
-//! 4. Verification: a candidate pair is an edge when its estimated Jaccard reaches `min_jaccard` or
-//!    its SimHashes are within `simhash_max_hamming` bits.
-//! 5. Joining: edges are taken strongest first (ties by document index) into a union-find; two
+//! 1. A document with fewer than `min_words` words is *too short*: reported, never clustered.
+//! 2. Documents with the same 128-bit exact hash form a group without LSH; the first of each group
+//!    (its *head*) stands for it below.
+//! 3. Popular phrases: a pair of MinHash rows whose values are shared by more than `popular_docs`
+//!    distinct texts (short ones included) marks those rows, in those texts, as template text
+//!    (cookie notices, newsletter boxes, "no results" messages): shingles that many unrelated pages
+//!    carry are no evidence that two of them are copies (Fetterly, Manasse and Najork's popular
+//!    phrases, found here from the signatures alone: see `Popularity`).
+//! 4. A head whose words outside popular phrases number fewer than `min_words` is *boilerplate*:
+//!    its own text is too little to judge, so neither it nor its exact copies are clustered.
+//! 5. Candidates: heads sharing a MinHash LSH band key (b bands of r b-bit rows, bands holding a
+//!    popular row left out) or a SimHash block (pigeonhole blocks, every pair within
+//!    `simhash_max_hamming` bits). Inside one bucket a head is compared with at most
+//!    `max_bucket_compare` earlier heads, which bounds the work on hostile input.
+//! 6. Verification on the rows popular in neither document (at least `min_evidence_rows` of
+//!    them): a candidate pair is an edge when the Jaccard estimate from those rows reaches
+//!    `min_jaccard`, or its SimHashes are within `simhash_max_hamming` bits.
+//! 7. Joining: edges are taken strongest first (ties by document index) into a union-find; two
 //!    clusters are joined only when their representatives are themselves similar (estimated
 //!    Jaccard at least half of `min_jaccard`), so a chain A ~ B ~ C of borderline pairs cannot pull
 //!    unrelated documents into one cluster.
@@ -19,6 +27,7 @@
 //! thread computed each fingerprint. A cluster's representative is its lowest document index;
 //! clusters are sorted by representative, members by document index.
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
@@ -84,6 +93,12 @@ pub struct ClusterStats {
     pub bucket_comparisons_skipped: u64,
     /// Distinct texts whose Adler-32 equals that of another distinct text.
     pub adler32_collisions: u64,
+    /// Documents not clustered because their text is mostly template phrases.
+    pub boilerplate: u64,
+    /// Distinct texts above which an LSH band key counts as a template phrase.
+    pub popular_limit: u64,
+    /// Row-pair values found popular (template phrases), over all row pairs.
+    pub popular_row_pairs: u64,
 }
 
 /// The result of [`Clusterer::finish`].
@@ -93,6 +108,10 @@ pub struct Clustering {
     pub clusters: Vec<Cluster>,
     /// Documents too short to judge, sorted.
     pub too_short: Vec<u32>,
+    /// Documents long enough but made mostly of template phrases (text that many other documents
+    /// share), sorted: like too short pages they are not clustered, as their own text is too
+    /// little to judge.
+    pub boilerplate: Vec<u32>,
     /// Counters.
     pub stats: ClusterStats,
 }
@@ -122,7 +141,7 @@ pub struct Clusterer {
 /// A verified pair: documents `a < b` and their signature agreement count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct Edge {
-    agree: u32,
+    strength: u32,
     a: u32,
     b: u32,
 }
@@ -162,10 +181,12 @@ impl Clusterer {
         total as f64 / self.fps.len() as f64
     }
 
+    fn has_signature(&self, fp: &Fingerprint) -> bool {
+        fp.words > 0 && fp.minhash.len() == self.cfg.minhash_perms
+    }
+
     fn judged(&self, fp: &Fingerprint) -> bool {
-        fp.words as usize >= self.cfg.min_words
-            && fp.words > 0
-            && fp.minhash.len() == self.cfg.minhash_perms
+        fp.words as usize >= self.cfg.min_words && self.has_signature(fp)
     }
 
     /// Clusters everything added.
@@ -178,47 +199,87 @@ impl Clusterer {
             ..ClusterStats::default()
         };
 
-        // 1-2: too short, exact groups, heads.
+        // 1-2: too short; exact groups over every text with a signature (short ones included: they
+        // count towards phrase popularity); the first of each group is its head.
         let mut too_short = Vec::new();
         let mut exact_head: HashMap<u128, u32> = HashMap::new();
         let mut head_of: Vec<u32> = (0..n as u32).collect();
-        let mut heads: Vec<u32> = Vec::new();
+        let mut distinct: Vec<u32> = Vec::new();
         for (i, fp) in fps.iter().enumerate() {
             let i = i as u32;
-            if !self.judged(fp) {
+            let judged = self.judged(fp);
+            if !judged {
                 too_short.push(i);
+            }
+            if !self.has_signature(fp) {
                 continue;
             }
-            match exact_head.get(&fp.exact) {
-                Some(&h) => {
-                    head_of[i as usize] = h;
-                    stats.exact_duplicates += 1;
+            match exact_head.entry(fp.exact) {
+                Entry::Occupied(e) => {
+                    head_of[i as usize] = *e.get();
+                    stats.exact_duplicates += u64::from(judged);
                 }
-                None => {
-                    exact_head.insert(fp.exact, i);
-                    heads.push(i);
+                Entry::Vacant(v) => {
+                    v.insert(i);
+                    distinct.push(i);
                 }
             }
         }
+        drop(exact_head);
         stats.too_short = too_short.len() as u64;
-        let mut adlers: Vec<u32> = heads.iter().map(|&h| fps[h as usize].adler32).collect();
+        let mut adlers: Vec<u32> = distinct.iter().map(|&h| fps[h as usize].adler32).collect();
         adlers.sort_unstable();
         stats.adler32_collisions = adlers
             .chunk_by(|a, b| a == b)
             .filter(|r| r.len() > 1)
             .map(|r| r.len() as u64)
             .sum();
+        drop(adlers);
 
-        // 3-4: candidates and verification.
-        let need = agreements_for(cfg.min_jaccard, cfg.minhash_perms);
+        // 3: popular phrases (template rows) over all distinct texts.
+        let popular = Popularity::measure(cfg, fps, &distinct, &mut stats);
+
+        // 4: heads taking part in the near-duplicate search: judged, not template-dominated.
+        let mut template_head = vec![false; n];
+        let heads: Vec<u32> = distinct
+            .iter()
+            .copied()
+            .filter(|&h| self.judged(&fps[h as usize]))
+            .filter(|&h| {
+                let own = popular.own_words(h, fps[h as usize].words);
+                let keep = own >= cfg.min_words as f64;
+                template_head[h as usize] = !keep;
+                keep
+            })
+            .collect();
+        let mut boilerplate = Vec::new();
+        for (i, fp) in fps.iter().enumerate() {
+            if self.judged(fp) && template_head[head_of[i] as usize] {
+                boilerplate.push(i as u32);
+            }
+        }
+        stats.boilerplate = boilerplate.len() as u64;
+        stats.exact_duplicates -= boilerplate
+            .iter()
+            .filter(|&&d| head_of[d as usize] != d)
+            .count() as u64;
+
+        // 5-6: candidates and verification.
         let sig = |d: u32| -> &[u8] { &fps[d as usize].minhash };
+        let need = Thresholds::new(cfg);
         let mut edges: Vec<Edge> = Vec::new();
         let verify = |a: u32, b: u32, edges: &mut Vec<Edge>| {
-            let agree = agreements(sig(a), sig(b));
+            let (agree, rows) = popular.agreements(a, b, sig(a), sig(b));
+            let near_mh = need.accepts(agree, rows);
             let near_sh = hamming(fps[a as usize].simhash, fps[b as usize].simhash)
-                <= cfg.simhash_max_hamming;
-            if agree >= need || near_sh {
-                edges.push(Edge { agree, a, b });
+                <= cfg.simhash_max_hamming
+                && rows >= need.min_rows;
+            if near_mh || near_sh {
+                edges.push(Edge {
+                    strength: strength(agree, rows),
+                    a,
+                    b,
+                });
             }
         };
         let mut keyed: Vec<(u64, u32)> = Vec::with_capacity(heads.len());
@@ -244,11 +305,12 @@ impl Clusterer {
         };
         for band in 0..cfg.lsh_bands {
             keyed.clear();
-            keyed.extend(
-                heads
-                    .iter()
-                    .filter_map(|&h| band_key(sig(h), band, cfg.lsh_rows).map(|k| (k, h))),
-            );
+            keyed.extend(heads.iter().filter_map(|&h| {
+                if popular.band_is_popular(h, band, cfg.lsh_rows) {
+                    return None; // a template phrase is no evidence of copying
+                }
+                band_key(sig(h), band, cfg.lsh_rows).map(|k| (k, h))
+            }));
             scan(
                 &mut keyed,
                 &mut edges,
@@ -272,14 +334,13 @@ impl Clusterer {
         }
         stats.verified_pairs = edges.len() as u64;
 
-        // 5: guarded union-find, strongest edges first.
+        // 7: guarded union-find, strongest edges first.
         edges.sort_unstable_by(|x, y| {
-            y.agree
-                .cmp(&x.agree)
+            y.strength
+                .cmp(&x.strength)
                 .then(x.a.cmp(&y.a))
                 .then(x.b.cmp(&y.b))
         });
-        let guard = agreements_for(cfg.min_jaccard / 2.0, cfg.minhash_perms);
         let mut uf = UnionFind::new(n);
         for e in &edges {
             let (ra, rb) = (uf.find(e.a), uf.find(e.b));
@@ -287,7 +348,8 @@ impl Clusterer {
                 continue;
             }
             // Roots are the lowest index of their set: the representatives.
-            if agreements(sig(ra), sig(rb)) < guard
+            let (agree, rows) = popular.agreements(ra, rb, sig(ra), sig(rb));
+            if !need.guard_accepts(agree, rows)
                 && hamming(fps[ra as usize].simhash, fps[rb as usize].simhash)
                     > cfg.simhash_max_hamming
             {
@@ -301,7 +363,7 @@ impl Clusterer {
         let mut by_root: HashMap<u32, Vec<u32>> = HashMap::new();
         for i in 0..n as u32 {
             let fp = &fps[i as usize];
-            if !self.judged(fp) {
+            if !self.judged(fp) || template_head[head_of[i as usize] as usize] {
                 continue;
             }
             let root = uf.find(head_of[i as usize]);
@@ -359,8 +421,191 @@ impl Clusterer {
         Clustering {
             clusters,
             too_short,
+            boilerplate,
             stats,
         }
+    }
+}
+
+/// Edge order key: the discounted agreement rate in millionths (higher first).
+fn strength(agree: u32, rows: u32) -> u32 {
+    if rows == 0 {
+        return 0;
+    }
+    (u64::from(agree) * 1_000_000 / u64::from(rows)) as u32
+}
+
+/// Agreement counts a pair needs, by the number of rows it is judged on.
+struct Thresholds {
+    /// `join[r]`: agreements out of r rows for the estimate to reach `min_jaccard`.
+    join: Vec<u32>,
+    /// The same for the chain guard (half of `min_jaccard`).
+    guard: Vec<u32>,
+    /// Fewest rows outside popular bands a pair must be judged on.
+    min_rows: u32,
+}
+
+impl Thresholds {
+    fn new(cfg: &DedupConfig) -> Self {
+        let perms = cfg.minhash_perms;
+        Self {
+            join: (0..=perms)
+                .map(|r| agreements_for(cfg.min_jaccard, r))
+                .collect(),
+            guard: (0..=perms)
+                .map(|r| agreements_for(cfg.min_jaccard / 2.0, r))
+                .collect(),
+            min_rows: (cfg.min_evidence_rows as u32).max(1),
+        }
+    }
+
+    fn accepts(&self, agree: u32, rows: u32) -> bool {
+        rows >= self.min_rows && self.join.get(rows as usize).is_some_and(|&k| agree >= k)
+    }
+
+    fn guard_accepts(&self, agree: u32, rows: u32) -> bool {
+        rows >= self.min_rows && self.guard.get(rows as usize).is_some_and(|&k| agree >= k)
+    }
+}
+
+/// Which signature rows hold *popular phrases*: shingles shared by more distinct texts than a copy
+/// family plausibly has, so they are template text (cookie notices, newsletter boxes, "no results"
+/// messages), not evidence that two documents copy each other.
+///
+/// A single b-bit row cannot tell: 256 values, each shared by chance by 1/256 of all texts. A pair
+/// of rows can: its 16-bit value is shared by chance by 1/65,536 of the texts, so a value shared
+/// by many more means the same two minimum shingles in all of them. Each row is paired with the
+/// next `popular_pairings` rows (so it takes part in twice that many pairs); a row is popular
+/// in a document when one of its pairs is.
+struct Popularity {
+    /// One bit per (document, row), `words_per_doc` u64 words per document.
+    bits: Vec<u64>,
+    words_per_doc: usize,
+    perms: usize,
+}
+
+/// `SPREAD[m]`: the 8 bits of `m` moved to the high bit of each byte (bit i to bit 8i + 7).
+static SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut m = 0;
+    while m < 256 {
+        let mut i = 0;
+        while i < 8 {
+            if (m >> i) & 1 == 1 {
+                t[m] |= 0x80 << (8 * i);
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+impl Popularity {
+    fn measure(
+        cfg: &DedupConfig,
+        fps: &[Fingerprint],
+        distinct: &[u32],
+        stats: &mut ClusterStats,
+    ) -> Self {
+        let perms = cfg.minhash_perms;
+        let words_per_doc = perms.div_ceil(64);
+        let mut bits = vec![0u64; fps.len() * words_per_doc];
+        // A pair value is shared by chance by about m / 65,536 of m texts; the limit sits well
+        // above that.
+        let chance = distinct.len() as f64 / 65_536.0;
+        let limit = cfg.popular_docs + (chance + 4.0 * chance.sqrt()).ceil() as usize;
+        let limit = u16::try_from(limit).unwrap_or(u16::MAX - 1);
+        stats.popular_limit = u64::from(limit);
+        // Rows by permutation (row i of every distinct text, contiguous), so each pair of rows is
+        // two sequential reads.
+        let m = distinct.len();
+        let mut by_row = vec![0u8; perms * m];
+        for (p, &d) in distinct.iter().enumerate() {
+            for (i, &v) in fps[d as usize].minhash.iter().enumerate().take(perms) {
+                by_row[i * m + p] = v;
+            }
+        }
+        let mut counts = vec![0u16; 1 << 16];
+        let mut values = vec![0u16; m];
+        for i in 0..perms {
+            for step in 1..=cfg.popular_pairings.min(perms - 1) {
+                let j = (i + step) % perms;
+                let (ri, rj) = (&by_row[i * m..(i + 1) * m], &by_row[j * m..(j + 1) * m]);
+                for ((v, &a), &b) in values.iter_mut().zip(ri).zip(rj) {
+                    *v = u16::from(a) << 8 | u16::from(b);
+                    let c = &mut counts[usize::from(*v)];
+                    *c = c.saturating_add(1);
+                }
+                for (&v, &d) in values.iter().zip(distinct) {
+                    let c = &mut counts[usize::from(v)];
+                    if *c > limit {
+                        bits[d as usize * words_per_doc + i / 64] |= 1u64 << (i % 64);
+                        bits[d as usize * words_per_doc + j / 64] |= 1u64 << (j % 64);
+                    }
+                }
+                // Reset only what was counted; count each popular value once.
+                for &v in &values {
+                    let c = &mut counts[usize::from(v)];
+                    stats.popular_row_pairs += u64::from(*c > limit);
+                    *c = 0;
+                }
+            }
+        }
+        Self {
+            bits,
+            words_per_doc,
+            perms,
+        }
+    }
+
+    fn doc_bits(&self, doc: u32) -> &[u64] {
+        let at = doc as usize * self.words_per_doc;
+        &self.bits[at..at + self.words_per_doc]
+    }
+
+    /// True when either row of LSH band `band` (rows `band*rows..`) is popular in `doc`.
+    fn band_is_popular(&self, doc: u32, band: usize, rows: usize) -> bool {
+        let b = self.doc_bits(doc);
+        (band * rows..band * rows + rows)
+            .any(|i| b.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1))
+    }
+
+    fn popular_rows(&self, doc: u32) -> u32 {
+        self.doc_bits(doc).iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// Words of the document's own text: its words less the popular share of its rows (each row
+    /// is the minimum of a random permutation, so the popular rows are a sample of its shingles).
+    fn own_words(&self, doc: u32, words: u32) -> f64 {
+        if self.perms == 0 {
+            return f64::from(words);
+        }
+        let share = f64::from(self.popular_rows(doc)) / self.perms as f64;
+        f64::from(words) * (1.0 - share)
+    }
+
+    /// Agreeing signature rows of two documents and the rows they are judged on: those popular in
+    /// neither. Works eight rows at a time: a byte of `sa ^ sb` is zero where the rows agree.
+    fn agreements(&self, a: u32, b: u32, sa: &[u8], sb: &[u8]) -> (u32, u32) {
+        let (pa, pb) = (self.doc_bits(a), self.doc_bits(b));
+        let (mut agree, mut rows) = (0u32, 0u32);
+        for (c, (xa, xb)) in sa.chunks(8).zip(sb.chunks(8)).enumerate() {
+            let popular = (pa[c / 8] | pb[c / 8]) >> (8 * (c % 8)) & 0xFF;
+            let len = xa.len().min(xb.len());
+            let valid = if len == 8 { 0xFF } else { (1u64 << len) - 1 };
+            let usable = !popular & valid;
+            let (mut wa, mut wb) = ([0u8; 8], [0u8; 8]);
+            wa[..len].copy_from_slice(&xa[..len]);
+            wb[..len].copy_from_slice(&xb[..len]);
+            let x = u64::from_le_bytes(wa) ^ u64::from_le_bytes(wb);
+            // High bit of each byte set exactly where the byte of x is zero.
+            const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+            let zero = !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7);
+            agree += (zero & SPREAD[usable as usize]).count_ones();
+            rows += usable.count_ones();
+        }
+        (agree, rows)
     }
 }
 
@@ -495,6 +740,86 @@ mod tests {
         assert!(!same_cluster(&r, 0, 2), "{r:?}");
         assert!(same_cluster(&r, 0, 1));
         assert_eq!(r.stats.chain_guard_refusals, 1);
+    }
+
+    /// Pages of one site without an article: a template block (cookie notice, newsletter box)
+    /// and a few words of their own. Two of them share 80% of their words, but not because one
+    /// copies the other.
+    fn template_site(g: &mut Words, stubs: usize) -> (Vec<String>, Vec<String>) {
+        let template = g.text(100);
+        let texts = (0..stubs)
+            .map(|_| [template.clone(), g.text(20)].concat().join(" "))
+            .collect();
+        (template, texts)
+    }
+
+    #[test]
+    fn template_pages_are_boilerplate_and_copies_carrying_the_template_still_join() {
+        let mut g = Words(6);
+        let (template, mut texts) = template_site(&mut g, 60);
+        let stub = [template.clone(), g.text(15)].concat().join(" ");
+        texts.push(stub.clone()); // identical template pages: not clustered either
+        texts.push(stub);
+        let article = g.text(300);
+        let copy = g.edit(&article, 0.10);
+        texts.push([template.clone(), article].concat().join(" "));
+        texts.push([template, copy].concat().join(" "));
+        let n = texts.len() as u32;
+        let r = run(&texts);
+        assert_eq!(r.clusters.len(), 1, "{:?}", r.clusters);
+        assert!(same_cluster(&r, n - 2, n - 1));
+        assert_eq!(r.boilerplate, (0..n - 2).collect::<Vec<_>>());
+        assert_eq!(r.stats.boilerplate, u64::from(n - 2));
+        assert_eq!(r.stats.exact_duplicates, 0);
+        assert!(r.too_short.is_empty());
+
+        // Without the popular-phrase rule the template pages would all be one cluster.
+        let cfg = DedupConfig {
+            popular_docs: 10_000,
+            ..DedupConfig::default()
+        };
+        let mut f = Fingerprinter::new(&cfg);
+        let mut c = Clusterer::new(&cfg).unwrap();
+        for t in &texts {
+            c.add(f.fingerprint(t));
+        }
+        let r = c.finish();
+        assert!(r.boilerplate.is_empty());
+        assert!(r.clusters.iter().any(|c| c.members.len() >= 60));
+    }
+
+    #[test]
+    fn short_template_pages_count_towards_popularity() {
+        // 60 stubs under 100 words (too short) make the template popular, so the two long pages
+        // that carry it with little text of their own are boilerplate rather than a cluster.
+        let mut g = Words(7);
+        let template = g.text(70);
+        let mut texts: Vec<String> = (0..60)
+            .map(|_| [template.clone(), g.text(10)].concat().join(" "))
+            .collect();
+        for _ in 0..2 {
+            texts.push([template.clone(), g.text(40)].concat().join(" "));
+        }
+        let r = run(&texts);
+        assert_eq!(r.too_short, (0..60).collect::<Vec<_>>());
+        assert_eq!(r.boilerplate, vec![60, 61]);
+        assert!(r.clusters.is_empty(), "{:?}", r.clusters);
+    }
+
+    #[test]
+    fn a_family_of_near_copies_is_not_mistaken_for_template() {
+        // 20 lightly edited copies of one article share most phrases with each other, but fewer
+        // distinct texts than `popular_docs`: they form one cluster, none is boilerplate.
+        let mut g = Words(8);
+        let base = g.text(400);
+        let mut texts = vec![base.join(" ")];
+        for _ in 0..20 {
+            texts.push(g.edit(&base, 0.03).join(" "));
+        }
+        let r = run(&texts);
+        assert!(r.boilerplate.is_empty());
+        assert_eq!(r.clusters.len(), 1);
+        assert_eq!(r.clusters[0].members.len(), 21);
     }
 
     #[test]

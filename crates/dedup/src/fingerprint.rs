@@ -16,6 +16,7 @@ use crate::simhash::simhash;
 /// Every tunable of fingerprinting and clustering; [`Default`] takes the values in
 /// [`crawlsift_common::limits`], where each is justified.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct DedupConfig {
     /// Words per shingle.
     pub shingle_words: usize,
@@ -29,10 +30,17 @@ pub struct DedupConfig {
     pub min_jaccard: f64,
     /// SimHash Hamming distance accepted on its own, and guaranteed by the SimHash bands.
     pub simhash_max_hamming: u32,
-    /// Texts with fewer words are too short to judge.
+    /// Texts with fewer words are too short to judge; texts with fewer words outside popular
+    /// (template) phrases are boilerplate.
     pub min_words: usize,
     /// Earlier documents one document is compared with inside one bucket.
     pub max_bucket_compare: usize,
+    /// An LSH band key shared by more distinct texts than this is a template phrase.
+    pub popular_docs: usize,
+    /// Rows each row is paired with when finding popular phrases.
+    pub popular_pairings: usize,
+    /// Fewest signature rows outside template phrases a pair must be judged on.
+    pub min_evidence_rows: usize,
 }
 
 impl Default for DedupConfig {
@@ -46,6 +54,9 @@ impl Default for DedupConfig {
             simhash_max_hamming: limits::DEDUP_SIMHASH_MAX_HAMMING,
             min_words: limits::DEDUP_MIN_WORDS,
             max_bucket_compare: limits::DEDUP_MAX_BUCKET_COMPARE,
+            popular_docs: limits::DEDUP_POPULAR_DOCS,
+            popular_pairings: limits::DEDUP_POPULAR_PAIRINGS,
+            min_evidence_rows: limits::DEDUP_MIN_EVIDENCE_ROWS,
         }
     }
 }
@@ -90,6 +101,21 @@ impl DedupConfig {
         if self.max_bucket_compare == 0 {
             return bad("max_bucket_compare must be at least 1".into());
         }
+        if !(1..=64).contains(&self.popular_pairings) {
+            return bad(format!(
+                "popular_pairings {} not in 1..=64",
+                self.popular_pairings
+            ));
+        }
+        if self.popular_docs == 0 {
+            return bad("popular_docs must be at least 1".into());
+        }
+        if self.min_evidence_rows > self.minhash_perms {
+            return bad(format!(
+                "min_evidence_rows {} exceed minhash_perms {}",
+                self.min_evidence_rows, self.minhash_perms
+            ));
+        }
         Ok(())
     }
 }
@@ -107,7 +133,7 @@ pub struct Fingerprint {
     /// 64-bit SimHash of the words weighted by 1 + ln(term frequency).
     pub simhash: u64,
     /// b-bit MinHash signature of the circular shingles (one byte per permutation); empty for a
-    /// text shorter than the configured minimum, which is never compared.
+    /// text without words.
     pub minhash: Box<[u8]>,
 }
 
@@ -121,7 +147,6 @@ impl Fingerprint {
 /// Computes [`Fingerprint`]s, reusing its buffers (one per thread).
 #[derive(Debug, Clone)]
 pub struct Fingerprinter {
-    min_words: usize,
     normalizer_words: Vec<u64>,
     sorted: Vec<u64>,
     shingles: Vec<u64>,
@@ -145,7 +170,6 @@ impl Fingerprinter {
     /// out-of-range sizes are clamped here so this never panics).
     pub fn new(cfg: &DedupConfig) -> Self {
         Self {
-            min_words: cfg.min_words,
             normalizer_words: Vec::new(),
             sorted: Vec::new(),
             shingles: Vec::new(),
@@ -178,7 +202,9 @@ impl Fingerprinter {
         });
         let sh = simhash(features);
 
-        let minhash: Box<[u8]> = if words.len() < self.min_words || words.is_empty() {
+        // Texts too short to judge get a signature too: they are never clustered, but their
+        // phrases count when telling template text from copied text.
+        let minhash: Box<[u8]> = if words.is_empty() {
             Box::new([])
         } else {
             self.minhasher.reset();
@@ -230,12 +256,15 @@ mod tests {
     }
 
     #[test]
-    fn short_texts_carry_no_signature() {
-        let mut f = Fingerprinter::new(&DedupConfig::default());
+    fn only_empty_texts_carry_no_signature() {
+        let cfg = DedupConfig::default();
+        let mut f = Fingerprinter::new(&cfg);
         let fp = f.fingerprint("Sign in. Forgot your password?");
         assert_eq!(fp.words, 5);
-        assert!(fp.minhash.is_empty());
-        assert_eq!(f.fingerprint("").words, 0);
+        assert_eq!(fp.minhash.len(), cfg.minhash_perms);
+        let empty = f.fingerprint(" -- ");
+        assert_eq!(empty.words, 0);
+        assert!(empty.minhash.is_empty());
     }
 
     #[test]

@@ -10,7 +10,7 @@ archives or HTML: its input is text, its output plain data.
 * [`rabin`]: 64-bit Rabin fingerprints of words and circular k-word shingles.
 * [`minhash`]: b-bit MinHash signatures and LSH band keys.
 * [`simhash`]: Charikar SimHash and its pigeonhole blocks.
-* [`cluster`]: candidates, verification, chain-guarded union-find.
+* [`cluster`]: popular (template) phrases, candidates, verification, chain-guarded union-find.
 * [`probability`]: miss and false-candidate probabilities of the banding schemes.
 
 Fingerprinting is per document and runs on any number of threads (one [`Fingerprinter`] each);
@@ -39,6 +39,7 @@ assert_eq!(result.clusters.len(), 1);
 assert_eq!(result.clusters[0].representative, 0);
 assert_eq!(result.clusters[0].members[1].kind, MatchKind::Exact);
 assert_eq!(result.too_short, vec![3]);
+assert!(result.boilerplate.is_empty());
 ```
 */
 
