@@ -8,9 +8,16 @@ use crawlsift_reader::{read_bytes, ReaderConfig};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let cfg = ReaderConfig { threads: 1, buffer_bytes: 4096, ..Default::default() };
+    let cfg = ReaderConfig {
+        threads: 1,
+        buffer_bytes: 4096,
+        ..Default::default()
+    };
     // A small minimum so that short fuzzed texts reach MinHash and the LSH buckets.
-    let dcfg = DedupConfig { min_words: 3, ..DedupConfig::default() };
+    let dcfg = DedupConfig {
+        min_words: 3,
+        ..DedupConfig::default()
+    };
     let mut ex = ExtractorBuilder::new().build().unwrap();
     let mut fpr = Fingerprinter::new(&dcfg);
     let mut clusterer = Clusterer::new(&dcfg).unwrap();
