@@ -212,14 +212,21 @@ impl InputSet {
             let name = self.name(fi as u32);
             match r {
                 None => {}
-                Some(Ok(r))
-                    if r.records == 0
-                        && !r.archive
-                        && self.from_dir.get(fi).copied().unwrap_or(false) =>
-                {
-                    t.not_archives.push(name.to_string());
-                    if !quiet {
-                        eprintln!("crawlsift: {name}: not an archive (no WARC, ARC or TREC record), skipped");
+                Some(Ok(r)) if r.records == 0 && !r.archive => {
+                    // Met in a directory (a README, a checksum list), it is passed over; named on
+                    // the command line, the user expected records from it.
+                    if self.from_dir.get(fi).copied().unwrap_or(false) {
+                        t.not_archives.push(name.to_string());
+                        if !quiet {
+                            eprintln!("crawlsift: {name}: not an archive (no WARC, ARC or TREC record), skipped");
+                        }
+                    } else {
+                        t.record_errors += r.error_count().max(1);
+                        let why = r
+                            .error_examples
+                            .first()
+                            .map_or("empty input", String::as_str);
+                        eprintln!("crawlsift: {name}: not an archive (no WARC, ARC or TREC record): {why}");
                     }
                 }
                 Some(Ok(r)) => {

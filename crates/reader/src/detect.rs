@@ -27,6 +27,11 @@ const DETECT_WINDOW: usize = 64 << 10;
 #[allow(clippy::result_unit_err)]
 pub fn detect_format(b: &[u8], eof: bool) -> Result<Option<Format>, ()> {
     let mut p = skip_blank(b, 0);
+    if p >= DETECT_WINDOW {
+        // A window of nothing but blanks and NULs (an endless device, a zeroed disk image): no
+        // archive starts like that, and waiting for one would read without end.
+        return Ok(None);
+    }
     if b[p..].starts_with(b"\xef\xbb\xbf") {
         p = skip_blank(b, p + 3);
     }

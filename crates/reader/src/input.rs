@@ -77,9 +77,59 @@ fn walk(dir: &Path, out: &mut Vec<Input>, seen: &mut HashSet<PathBuf>) -> Result
     Ok(())
 }
 
-/// Opens a file as bytes: a read-only memory map, or the file read into memory when it cannot be
-/// mapped (special files, some network filesystems).
-pub(crate) fn map_file(path: &Path) -> Result<Bytes, ReadError> {
+/// An opened input: a regular file's bytes (memory-mapped), or a stream to read in order.
+pub(crate) enum Opened {
+    /// A regular file, mapped (or read whole when mapping fails).
+    Mapped(Bytes),
+    /// A pipe, socket or device: streamed, never read whole.
+    Stream(File),
+}
+
+/// Opens an input by what it is. A regular file is memory-mapped; anything else (a named pipe,
+/// process substitution, a device) is streamed with bounded memory. A FIFO is opened without
+/// waiting for a writer: with none, it reads as empty instead of blocking for ever.
+pub(crate) fn open(path: &Path) -> Result<Opened, ReadError> {
+    let open_err = |source| ReadError::Open {
+        path: path.to_path_buf(),
+        source,
+    };
+    let meta = std::fs::metadata(path).map_err(open_err)?;
+    if meta.is_file() {
+        return map_file(path).map(Opened::Mapped);
+    }
+    if meta.is_dir() {
+        return Err(open_err(std::io::Error::other("is a directory")));
+    }
+    open_stream(path).map(Opened::Stream).map_err(open_err)
+}
+
+#[cfg(unix)]
+fn open_stream(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    use std::os::unix::io::AsRawFd;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    // Reads block again from here on (a pipe with a writer waits for its data, as `cat` does).
+    // SAFETY: fcntl on a descriptor this function owns, with flags it read from it.
+    unsafe {
+        let fd = file.as_raw_fd();
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        if flags >= 0 {
+            libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
+        }
+    }
+    Ok(file)
+}
+
+#[cfg(not(unix))]
+fn open_stream(path: &Path) -> std::io::Result<File> {
+    File::open(path)
+}
+
+/// Maps a regular file.
+fn map_file(path: &Path) -> Result<Bytes, ReadError> {
     let open_err = |source| ReadError::Open {
         path: path.to_path_buf(),
         source,
@@ -87,9 +137,8 @@ pub(crate) fn map_file(path: &Path) -> Result<Bytes, ReadError> {
     let file = File::open(path).map_err(open_err)?;
     let len = file.metadata().map_err(open_err)?.len();
     if len == 0 {
-        // Mapping an empty file fails on some systems; there is nothing to map anyway. Pipes and
-        // character devices also report 0: read them.
-        return std::fs::read(path).map(Bytes::from).map_err(open_err);
+        // Mapping an empty file fails on some systems; there is nothing to map anyway.
+        return Ok(Bytes::new());
     }
     // SAFETY: the map is read-only and private to this process. Like every mmap reader (ripgrep,
     // FastWARC), we accept that another process truncating the file while we read it is undefined

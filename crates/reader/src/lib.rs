@@ -107,10 +107,17 @@ pub fn read_input(
     sink: &mut dyn FnMut(Vec<Record>) -> bool,
 ) -> Result<FileReport, ReadError> {
     match input {
-        Input::Path(p) => {
-            let data = input::map_file(p)?;
-            Ok(read_bytes(data, file_idx, cfg, sink))
-        }
+        Input::Path(p) => match input::open(p)? {
+            input::Opened::Mapped(data) => Ok(read_bytes(data, file_idx, cfg, sink)),
+            // Pipes, sockets and devices have no size to map: they are streamed like stdin.
+            input::Opened::Stream(file) => {
+                read_stream(file, file_idx, cfg, sink).map_err(|(offset, source)| ReadError::Io {
+                    path: p.clone(),
+                    offset,
+                    source,
+                })
+            }
+        },
         Input::Stdin => {
             read_stream(io::stdin().lock(), file_idx, cfg, sink).map_err(|(offset, source)| {
                 ReadError::Io {
