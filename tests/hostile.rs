@@ -12,7 +12,7 @@
 //! Inputs are generated in temporary directories: a gzip bomb (4 GiB of zeros in ~4 MB), WARC
 //! records claiming a Content-Length of 2^63, 2^64+1, -5 and `lots`, a 100 MB single-line page,
 //! 1,000,000 nested tags, seeded random bytes, files cut inside a header, an unreadable file, a
-//! symlink loop, a FIFO and `/dev/zero`.
+//! symlink loop, a FIFO (with no writer, and a live pipe) and `/dev/zero`.
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -830,6 +830,32 @@ fn fifo_as_input_is_refused_or_read_not_waited_on() {
     let out = dir.path().join("d");
     let [records, _, _] = run_all("FIFO in a directory", &input, &out, 10, RUN_RSS_MB);
     assert_eq!(count(&total_line(&records), "records"), 1);
+}
+
+#[test]
+fn pipe_with_a_writer_is_read_as_a_stream() {
+    // `crawlsift records <(zcat x.warc.gz)`: the input is a pipe whose writer is alive; it is
+    // read to its end like stdin (not refused, not mapped).
+    let dir = tempfile::tempdir().unwrap();
+    let mut data = warc_page("one", article(11, 200).as_bytes());
+    data.extend(warc_page("two", article(12, 200).as_bytes()));
+    let path = dir.path().join("two.warc");
+    std::fs::write(&path, &data).unwrap();
+    let wrap: Vec<OsString> = ["bash", "-c", r#"exec "$0" records --summary <(cat "$1")"#]
+        .iter()
+        .map(OsString::from)
+        .collect();
+    let r = run_wrapped(
+        "pipe with a writer / records --summary",
+        &wrap,
+        &[path.into_os_string()],
+        None,
+        RUN_SECS,
+        RUN_RSS_MB,
+    );
+    r.assert_clean_end();
+    assert_eq!(r.code, Some(0), "{}", r.text());
+    assert_eq!(count(&total_line(&r), "records"), 2, "{}", r.text());
 }
 
 #[test]
