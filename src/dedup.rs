@@ -446,7 +446,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
     if !args.quiet {
         let st = &clustering.stats;
         eprintln!(
-            "crawlsift dedup: {} documents from {} records in {:.1} s; {} clusters, {} duplicates ({} exact, {} near), {} too short to judge",
+            "crawlsift dedup: {} documents from {} records in {:.1} s; {} clusters, {} duplicates ({} exact, {} near), {} too short to judge, {} mostly template text",
             doc_metas.len(),
             tally.records,
             total.as_secs_f64(),
@@ -455,6 +455,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
             st.exact_duplicates,
             st.near_duplicates,
             st.too_short,
+            st.boilerplate,
         );
         eprintln!("  clusters:  {}", args.out.join("clusters.jsonl").display());
         eprintln!(
@@ -552,6 +553,7 @@ fn write_documents(
         }
     }
     let too_short: std::collections::HashSet<u32> = c.too_short.iter().copied().collect();
+    let boilerplate: std::collections::HashSet<u32> = c.boilerplate.iter().copied().collect();
     let mut f = AtomicFile::create(path)?;
     for m in metas {
         let line = match m.doc {
@@ -565,6 +567,7 @@ fn write_documents(
                     "cluster": assign[d as usize],
                     "duplicate_of": dup_of[d as usize].map(|r| &metas[doc_metas[r as usize]].origin.id),
                     "too_short": too_short.contains(&d),
+                    "boilerplate": boilerplate.contains(&d),
                     "skipped": null,
                 })
             }
@@ -677,6 +680,7 @@ fn build_report(p: ReportParts) -> serde_json::Value {
         "skipped": p.skipped,
         "documents": p.documents,
         "too_short": st.too_short,
+        "boilerplate": st.boilerplate,
         "clusters": st.clusters,
         "duplicates": {"exact": st.exact_duplicates, "near": st.near_duplicates},
         "adler32_collisions": st.adler32_collisions,
