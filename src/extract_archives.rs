@@ -6,14 +6,14 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use crawlsift_common::limits::{RAW_QUEUE_CAP, TEXT_QUEUE_CAP};
+use crawlsift_common::limits::TEXT_QUEUE_CAP;
 use crawlsift_extractor::ExtractorBuilder;
 use crawlsift_reader::{ReaderConfig, Record};
 use serde_json::json;
 
 use crate::docs::{extract_record, mime, Outcome};
 use crate::extract::ExtractArgs;
-use crate::inputs::{FileSummary, InputSet, ReadEvent};
+use crate::inputs::{FileSummary, InputSet};
 use crate::output::AtomicFile;
 use crate::pipeline::{self, Reorder};
 use crate::progress::Progress;
@@ -37,16 +37,7 @@ pub fn run(args: &ExtractArgs, builder: ExtractorBuilder) -> anyhow::Result<Exit
 
     let result = std::thread::scope(
         |s| -> anyhow::Result<Vec<Option<Result<FileSummary, String>>>> {
-            let (mut producer, raw_rx) = pipeline::producer::<Vec<Record>>(RAW_QUEUE_CAP);
-            let (inputs_ref, cfg) = (&inputs, &reader_cfg);
-            let reader = std::thread::Builder::new()
-                .name("reader".into())
-                .spawn_scoped(s, move || {
-                    inputs_ref.read_all(cfg, &|_| false, &mut |e| match e {
-                        ReadEvent::Records(batch) => producer.send(batch),
-                        _ => true,
-                    })
-                })?;
+            let (reader, raw_rx) = inputs.spawn_record_reader(s, &reader_cfg)?;
             let init = || {
                 builder
                     .clone()
@@ -110,7 +101,7 @@ pub fn run(args: &ExtractArgs, builder: ExtractorBuilder) -> anyhow::Result<Exit
                     }
                     documents += docs;
                     if let Some(pos) = last {
-                        progress.update(inputs_ref.bytes_before(pos.file) + pos.offset, documents);
+                        progress.update(inputs.bytes_before(pos.file) + pos.offset, documents);
                     }
                     out.write_all(&text).context("writing output")
                 },

@@ -6,7 +6,13 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use std::thread::ScopedJoinHandle;
+
+use crawlsift_common::limits::RAW_QUEUE_CAP;
 use crawlsift_reader::{FileReport, Input, ReaderConfig, Record};
+use crossbeam_channel::Receiver;
+
+use crate::pipeline::{self, Numbered};
 use serde::{Deserialize, Serialize};
 
 /// Inputs in the order they are read; `file` indices in every `SourcePos` point into this list.
@@ -87,6 +93,9 @@ impl From<&FileReport> for FileSummary {
         }
     }
 }
+
+/// The channel of numbered record batches a record reader fills.
+pub type RecordBatches = Receiver<Numbered<Vec<Record>>>;
 
 /// What the reading loop hands on, in order.
 pub enum ReadEvent {
@@ -201,6 +210,25 @@ impl InputSet {
             reports,
             busy: started.elapsed().saturating_sub(waited),
         }
+    }
+
+    /// Starts the reader thread for a command that wants only records, in order: returns its
+    /// handle (joined for the per-input results) and the channel of numbered record batches.
+    pub fn spawn_record_reader<'scope>(
+        &'scope self,
+        scope: &'scope std::thread::Scope<'scope, '_>,
+        cfg: &'scope ReaderConfig,
+    ) -> std::io::Result<(ScopedJoinHandle<'scope, ReadOutcome>, RecordBatches)> {
+        let (mut producer, rx) = pipeline::producer::<Vec<Record>>(RAW_QUEUE_CAP);
+        let handle = std::thread::Builder::new()
+            .name("reader".into())
+            .spawn_scoped(scope, move || {
+                self.read_all(cfg, &|_| false, &mut |e| match e {
+                    ReadEvent::Records(batch) => producer.send(batch),
+                    _ => true,
+                })
+            })?;
+        Ok((handle, rx))
     }
 
     /// Tallies per-input results (in input order), printing each failure and record error

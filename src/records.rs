@@ -6,11 +6,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use crawlsift_common::limits::{RAW_QUEUE_CAP, TEXT_QUEUE_CAP};
+use crawlsift_common::limits::TEXT_QUEUE_CAP;
 use crawlsift_reader::{ReaderConfig, Record};
 use serde_json::json;
 
-use crate::inputs::{FileSummary, InputSet, ReadEvent};
+use crate::inputs::{FileSummary, InputSet};
 use crate::pipeline::{self, Reorder};
 
 /// Arguments of `crawlsift records`.
@@ -85,16 +85,7 @@ pub fn run(args: RecordsArgs) -> anyhow::Result<ExitCode> {
 
     let result = std::thread::scope(
         |s| -> anyhow::Result<Vec<Option<Result<FileSummary, String>>>> {
-            let (mut producer, raw_rx) = pipeline::producer::<Vec<Record>>(RAW_QUEUE_CAP);
-            let (inputs_ref, cfg) = (&inputs, &reader_cfg);
-            let reader = std::thread::Builder::new()
-                .name("reader".into())
-                .spawn_scoped(s, move || {
-                    inputs_ref.read_all(cfg, &|_| false, &mut |e| match e {
-                        ReadEvent::Records(batch) => producer.send(batch),
-                        _ => true,
-                    })
-                })?;
+            let (reader, raw_rx) = inputs.spawn_record_reader(s, &reader_cfg)?;
             let lines = pipeline::stage(
                 s,
                 "decode",
@@ -113,7 +104,7 @@ pub fn run(args: RecordsArgs) -> anyhow::Result<ExitCode> {
                         }
                         if !summary {
                             let line = json!({
-                                "file": inputs_ref.name(rec.pos.file), "offset": rec.pos.offset, "index": rec.pos.index,
+                                "file": inputs.name(rec.pos.file), "offset": rec.pos.offset, "index": rec.pos.index,
                                 "type": rec.kind.as_str(), "id": rec.id, "url": rec.url, "date": rec.date,
                                 "content_type": rec.content_type, "http_status": status, "payload_length": payload_len,
                             });

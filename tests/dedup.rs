@@ -142,26 +142,12 @@ fn outputs_are_identical_with_one_and_four_threads() {
     if let Some(shared) = shared("outputs_are_identical_with_one_and_four_threads (generated part)")
     {
         let corpus = dir.path().join("corpus");
-        let st = std::process::Command::new("python3")
-            .arg(shared.join("tools/makecorpus.py"))
-            .args([
-                "--out",
-                corpus.to_str().unwrap(),
-                "--docs",
-                "400",
-                "--seed",
-                "9",
-                "--format",
-                "warc-gz",
-                "--files",
-                "2",
-            ])
-            .output()
-            .expect("python3");
-        assert!(
-            st.status.success(),
-            "{}",
-            String::from_utf8_lossy(&st.stderr)
+        makecorpus(
+            &shared,
+            &corpus,
+            &[
+                "--docs", "400", "--seed", "9", "--format", "warc-gz", "--files", "2",
+            ],
         );
         inputs.push(corpus.to_str().unwrap().to_string());
     }
@@ -220,26 +206,19 @@ fn generated_corpus_copies_are_found_and_negatives_stay_apart() {
     let corpus = dir.path().join("corpus");
     for (format, seed) in [("warc-gz", "21"), ("trec-gz", "22")] {
         let c = corpus.join(format);
-        let st = std::process::Command::new("python3")
-            .arg(shared.join("tools/makecorpus.py"))
-            .args([
-                "--out",
-                c.to_str().unwrap(),
+        makecorpus(
+            &shared,
+            &c,
+            &[
                 "--docs",
-                "600",
+                "2000",
                 "--seed",
                 seed,
                 "--format",
                 format,
                 "--dup-rate",
                 "0.5",
-            ])
-            .output()
-            .expect("python3");
-        assert!(
-            st.status.success(),
-            "{}",
-            String::from_utf8_lossy(&st.stderr)
+            ],
         );
         let out = dir.path().join(format!("out-{format}"));
         crawlsift_ok(

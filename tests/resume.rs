@@ -17,26 +17,12 @@ fn inputs(dir: &Path) -> PathBuf {
     if let Some(shared) =
         shared("resume tests (generated corpus; using copies of the sample instead)")
     {
-        let st = Command::new("python3")
-            .arg(shared.join("tools/makecorpus.py"))
-            .args([
-                "--out",
-                corpus.to_str().unwrap(),
-                "--docs",
-                "800",
-                "--seed",
-                "4",
-                "--format",
-                "warc-gz",
-                "--files",
-                "6",
-            ])
-            .output()
-            .expect("python3");
-        assert!(
-            st.status.success(),
-            "{}",
-            String::from_utf8_lossy(&st.stderr)
+        makecorpus(
+            &shared,
+            &corpus,
+            &[
+                "--docs", "800", "--seed", "4", "--format", "warc-gz", "--files", "6",
+            ],
         );
     } else {
         std::fs::create_dir_all(&corpus).unwrap();

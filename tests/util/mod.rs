@@ -75,3 +75,19 @@ pub fn contents(path: &Path) -> Vec<u8> {
         raw
     }
 }
+
+/// Generates a labelled corpus into `out` with the harness's `makecorpus.py` and these arguments.
+pub fn makecorpus(shared: &Path, out: &Path, args: &[&str]) {
+    let st = Command::new("python3")
+        .arg(shared.join("tools/makecorpus.py"))
+        .arg("--out")
+        .arg(out)
+        .args(args)
+        .output()
+        .expect("running python3");
+    assert!(
+        st.status.success(),
+        "makecorpus.py {args:?}: {}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+}
