@@ -5,10 +5,15 @@
 //! 2. Documents with the same 128-bit exact hash form a group without LSH; the first of each group
 //!    (its *head*) stands for it below.
 //! 3. Popular phrases: a pair of MinHash rows whose values are shared by more than `popular_docs`
-//!    distinct texts (short ones included) marks those rows, in those texts, as template text
-//!    (cookie notices, newsletter boxes, "no results" messages): shingles that many unrelated pages
-//!    carry are no evidence that two of them are copies (Fetterly, Manasse and Najork's popular
-//!    phrases, found here from the signatures alone: see `Popularity`).
+//!    *groups of same texts* (short ones included) marks those rows, in those texts, as template
+//!    text (cookie notices, newsletter boxes, "no results" messages): shingles that many unrelated
+//!    pages carry are no evidence that two of them are copies (Fetterly, Manasse and Najork's
+//!    popular phrases, found here from the signatures alone: see `Popularity`). A group joins
+//!    distinct texts whose estimated Jaccard on all rows reaches `popular_same_text` (a few words
+//!    apart): template text co-occurs with *different* text (each stub page has words of its own,
+//!    so stubs stay one group each), while a syndicated story copied to many sites, each copy
+//!    lightly edited or re-templated, co-occurs with the *same* text and is counted a few times,
+//!    not once per copy, so its phrases stay evidence.
 //! 4. A head whose words outside popular phrases number fewer than `min_words` is *boilerplate*:
 //!    its own text is too little to judge, so neither it nor its exact copies are clustered.
 //! 5. Candidates: heads sharing a MinHash LSH band key (b bands of r b-bit rows, bands holding a
@@ -99,6 +104,8 @@ pub struct ClusterStats {
     pub popular_limit: u64,
     /// Row-pair values found popular (template phrases), over all row pairs.
     pub popular_row_pairs: u64,
+    /// Groups of same texts (distinct texts nearly identical) in which popularity is counted.
+    pub popular_groups: u64,
 }
 
 /// The result of [`Clusterer::finish`].
@@ -236,8 +243,10 @@ impl Clusterer {
             .sum();
         drop(adlers);
 
-        // 3: popular phrases (template rows) over all distinct texts.
-        let popular = Popularity::measure(cfg, fps, &distinct, &mut stats);
+        // 3: popular phrases (template rows), counted once per group of same texts.
+        let groups = same_text_groups(cfg, fps, &distinct);
+        let popular = Popularity::measure(cfg, fps, &distinct, &groups, &mut stats);
+        drop(groups);
 
         // 4: heads taking part in the near-duplicate search: judged, not template-dominated.
         let mut template_head = vec![false; n];
@@ -502,18 +511,33 @@ static SPREAD: [u64; 256] = {
 };
 
 impl Popularity {
+    /// Marks the popular rows of every text of `distinct`; `groups[p]` is the same-text group of
+    /// `distinct[p]` (see [`same_text_groups`]), and a value counts once per group.
     fn measure(
         cfg: &DedupConfig,
         fps: &[Fingerprint],
         distinct: &[u32],
+        groups: &[u32],
         stats: &mut ClusterStats,
     ) -> Self {
+        // Texts ordered by group, so a group's texts are contiguous below.
+        let mut order: Vec<(u32, u32)> = groups
+            .iter()
+            .copied()
+            .zip(distinct.iter().copied())
+            .collect();
+        order.sort_unstable();
+        stats.popular_groups = order.chunk_by(|x, y| x.0 == y.0).count() as u64;
+        let group: Vec<u32> = order.iter().map(|&(g, _)| g).collect();
+        let distinct: Vec<u32> = order.iter().map(|&(_, d)| d).collect();
+        let distinct = &distinct[..];
+        drop(order);
         let perms = cfg.minhash_perms;
         let words_per_doc = perms.div_ceil(64);
         let mut bits = vec![0u64; fps.len() * words_per_doc];
         // A pair value is shared by chance by about m / 65,536 of m texts; the limit sits well
         // above that.
-        let chance = distinct.len() as f64 / 65_536.0;
+        let chance = stats.popular_groups as f64 / 65_536.0;
         let limit = cfg.popular_docs + (chance + 4.0 * chance.sqrt()).ceil() as usize;
         let limit = u16::try_from(limit).unwrap_or(u16::MAX - 1);
         stats.popular_limit = u64::from(limit);
@@ -527,15 +551,21 @@ impl Popularity {
             }
         }
         let mut counts = vec![0u16; 1 << 16];
+        // The group that last counted each value: a group counts a value once.
+        let mut last = vec![u32::MAX; 1 << 16];
         let mut values = vec![0u16; m];
         for i in 0..perms {
             for step in 1..=cfg.popular_pairings.min(perms - 1) {
                 let j = (i + step) % perms;
                 let (ri, rj) = (&by_row[i * m..(i + 1) * m], &by_row[j * m..(j + 1) * m]);
-                for ((v, &a), &b) in values.iter_mut().zip(ri).zip(rj) {
+                for (((v, &a), &b), &g) in values.iter_mut().zip(ri).zip(rj).zip(&group) {
                     *v = u16::from(a) << 8 | u16::from(b);
-                    let c = &mut counts[usize::from(*v)];
-                    *c = c.saturating_add(1);
+                    let seen = &mut last[usize::from(*v)];
+                    if *seen != g {
+                        *seen = g;
+                        let c = &mut counts[usize::from(*v)];
+                        *c = c.saturating_add(1);
+                    }
                 }
                 for (&v, &d) in values.iter().zip(distinct) {
                     let c = &mut counts[usize::from(v)];
@@ -549,6 +579,7 @@ impl Popularity {
                     let c = &mut counts[usize::from(v)];
                     stats.popular_row_pairs += u64::from(*c > limit);
                     *c = 0;
+                    last[usize::from(v)] = u32::MAX;
                 }
             }
         }
@@ -607,6 +638,44 @@ impl Popularity {
         }
         (agree, rows)
     }
+}
+
+/// Rows per band when looking for same texts: pairs at the same-text threshold (J >= 0.85) share
+/// one of the 4-row bands with probability 1 - (1 - 0.85^4)^48 > 1 - 1e-15, while 32-bit keys
+/// rarely meet by chance, so few pairs are compared.
+const SAME_TEXT_BAND_ROWS: usize = 4;
+
+/// Groups of distinct texts that are the same text up to a few words: pairs whose estimated
+/// Jaccard on all rows reaches `popular_same_text`, joined by union-find. Returns, for each
+/// position of `distinct`, the lowest position of its group.
+///
+/// Popularity is counted in these groups: a story syndicated to many sites is few groups, while
+/// a site's stub pages, which differ by their own words, stay one group each.
+fn same_text_groups(cfg: &DedupConfig, fps: &[Fingerprint], distinct: &[u32]) -> Vec<u32> {
+    let m = distinct.len();
+    let mut uf = UnionFind::new(m);
+    let need = agreements_for(cfg.popular_same_text, cfg.minhash_perms);
+    let sig = |p: u32| -> &[u8] { &fps[distinct[p as usize] as usize].minhash };
+    let mut keyed: Vec<(u64, u32)> = Vec::with_capacity(m);
+    for band in 0..cfg.minhash_perms / SAME_TEXT_BAND_ROWS {
+        keyed.clear();
+        keyed.extend(
+            (0..m as u32)
+                .filter_map(|p| band_key(sig(p), band, SAME_TEXT_BAND_ROWS).map(|k| (k, p))),
+        );
+        keyed.sort_unstable();
+        for run in keyed.chunk_by(|x, y| x.0 == y.0) {
+            for (q, &(_, b)) in run.iter().enumerate() {
+                for &(_, a) in &run[q.saturating_sub(cfg.max_bucket_compare)..q] {
+                    let (ra, rb) = (uf.find(a), uf.find(b));
+                    if ra != rb && agreements(sig(a), sig(b)) >= need {
+                        uf.union(ra, rb);
+                    }
+                }
+            }
+        }
+    }
+    (0..m as u32).map(|p| uf.find(p)).collect()
 }
 
 /// Union-find whose root is always the lowest index of its set.
@@ -820,6 +889,39 @@ mod tests {
         assert!(r.boilerplate.is_empty());
         assert_eq!(r.clusters.len(), 1);
         assert_eq!(r.clusters[0].members.len(), 21);
+    }
+
+    #[test]
+    fn a_family_larger_than_the_popular_limit_is_one_cluster_not_boilerplate() {
+        // A story syndicated to 60 sites, each copy with a few words changed: 61 distinct texts,
+        // more than `popular_docs`, all sharing the story's phrases. They are a few same-text
+        // groups, so the phrases stay evidence: one cluster, none boilerplate.
+        let mut g = Words(9);
+        let base = g.text(400);
+        let mut texts = vec![base.join(" ")];
+        for _ in 0..60 {
+            texts.push(g.edit(&base, 0.01).join(" "));
+        }
+        let distinct: std::collections::HashSet<&String> = texts.iter().collect();
+        assert!(distinct.len() > DedupConfig::default().popular_docs + 20);
+        let r = run(&texts);
+        assert!(r.boilerplate.is_empty(), "{:?}", r.boilerplate);
+        assert_eq!(r.clusters.len(), 1, "{:?}", r.clusters);
+        assert_eq!(r.clusters[0].members.len(), 61);
+
+        // Counting distinct texts instead (only identical signatures grouped), the family's
+        // phrases were template and its copies boilerplate.
+        let cfg = DedupConfig {
+            popular_same_text: 1.0,
+            ..DedupConfig::default()
+        };
+        let mut f = Fingerprinter::new(&cfg);
+        let mut c = Clusterer::new(&cfg).unwrap();
+        for t in &texts {
+            c.add(f.fingerprint(t));
+        }
+        let r = c.finish();
+        assert!(r.boilerplate.len() > 30, "{:?}", r.boilerplate);
     }
 
     #[test]

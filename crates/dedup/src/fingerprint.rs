@@ -39,6 +39,8 @@ pub struct DedupConfig {
     pub popular_docs: usize,
     /// Rows each row is paired with when finding popular phrases.
     pub popular_pairings: usize,
+    /// Estimated Jaccard from which two distinct texts count once towards popularity.
+    pub popular_same_text: f64,
     /// Fewest signature rows outside template phrases a pair must be judged on.
     pub min_evidence_rows: usize,
 }
@@ -56,6 +58,7 @@ impl Default for DedupConfig {
             max_bucket_compare: limits::DEDUP_MAX_BUCKET_COMPARE,
             popular_docs: limits::DEDUP_POPULAR_DOCS,
             popular_pairings: limits::DEDUP_POPULAR_PAIRINGS,
+            popular_same_text: limits::DEDUP_POPULAR_SAME_TEXT,
             min_evidence_rows: limits::DEDUP_MIN_EVIDENCE_ROWS,
         }
     }
@@ -105,6 +108,12 @@ impl DedupConfig {
             return bad(format!(
                 "popular_pairings {} not in 1..=64",
                 self.popular_pairings
+            ));
+        }
+        if !(self.popular_same_text > 0.0 && self.popular_same_text <= 1.0) {
+            return bad(format!(
+                "popular_same_text {} not in (0, 1]",
+                self.popular_same_text
             ));
         }
         if self.popular_docs == 0 {
