@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 use std::fs::{self, File};
-use std::io::{BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -589,6 +589,13 @@ struct TextSpill {
     path: PathBuf,
 }
 
+impl Drop for TextSpill {
+    /// The spill is scratch: it goes, whether the run finished or failed.
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.path);
+    }
+}
+
 impl TextSpill {
     fn create(path: &Path) -> anyhow::Result<Self> {
         let file =
@@ -600,16 +607,20 @@ impl TextSpill {
     }
 
     fn push(&mut self, o: &Origin, title: &str, text: &str) -> anyhow::Result<()> {
-        serde_json::to_writer(
-            &mut self.file,
-            &json!({"id": o.id, "url": o.url, "title": title, "text": text}),
-        )?;
-        self.file.write_all(b"\n")?;
-        Ok(())
+        let line = json!({"id": o.id, "url": o.url, "title": title, "text": text});
+        serde_json::to_writer(&mut self.file, &line)
+            .map_err(io::Error::from)
+            .and_then(|()| self.file.write_all(b"\n"))
+            .with_context(|| format!("writing {}", self.path.display()))
     }
 
     /// Writes the lines of documents that are in no cluster or represent one.
-    fn write_clean_corpus(self, target: &Path, c: &Clustering, docs: usize) -> anyhow::Result<()> {
+    fn write_clean_corpus(
+        mut self,
+        target: &Path,
+        c: &Clustering,
+        docs: usize,
+    ) -> anyhow::Result<()> {
         let mut keep = vec![true; docs];
         for cl in &c.clusters {
             for m in &cl.members {
@@ -618,10 +629,11 @@ impl TextSpill {
                 }
             }
         }
-        let mut file = self.file.into_inner().map_err(|e| e.into_error())?;
-        file.flush()?;
-        file.seek(SeekFrom::Start(0))?;
-        let spill = File::open(&self.path)?;
+        self.file
+            .flush()
+            .with_context(|| format!("writing {}", self.path.display()))?;
+        let spill =
+            File::open(&self.path).with_context(|| format!("reading {}", self.path.display()))?;
         let mut out = AtomicFile::create(target)?;
         for (line, keep) in BufReader::new(spill).lines().zip(keep) {
             let line = line?;

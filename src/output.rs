@@ -28,6 +28,8 @@ pub struct AtomicFile {
     sink: Option<Sink>,
     tmp: PathBuf,
     target: PathBuf,
+    /// Set once the rename succeeded; until then dropping removes the temporary file.
+    committed: bool,
 }
 
 impl AtomicFile {
@@ -63,6 +65,7 @@ impl AtomicFile {
             sink: Some(sink),
             tmp,
             target: target.to_path_buf(),
+            committed: false,
         })
     }
 
@@ -94,6 +97,7 @@ impl AtomicFile {
                 self.target.display()
             )
         })?;
+        self.committed = true;
         if let Some(dir) = self.target.parent() {
             // Make the rename itself durable; a directory that cannot be opened is not an error.
             if let Ok(d) = File::open(if dir.as_os_str().is_empty() {
@@ -108,28 +112,37 @@ impl AtomicFile {
     }
 }
 
+impl AtomicFile {
+    /// The same error, naming the file being written (a full disk must say where).
+    fn name_error(&self, e: io::Error) -> io::Error {
+        io::Error::new(e.kind(), format!("writing {}: {e}", self.target.display()))
+    }
+}
+
 impl Write for AtomicFile {
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
-        match self.sink.as_mut() {
+        let r = match self.sink.as_mut() {
             Some(Sink::Plain(w)) => w.write(data),
             Some(Sink::Gzip(w)) => w.write(data),
             Some(Sink::Zstd(w)) => w.write(data),
             None => Err(io::Error::other("file already committed")),
-        }
+        };
+        r.map_err(|e| self.name_error(e))
     }
     fn flush(&mut self) -> io::Result<()> {
-        match self.sink.as_mut() {
+        let r = match self.sink.as_mut() {
             Some(Sink::Plain(w)) => w.flush(),
             Some(Sink::Gzip(w)) => w.flush(),
             Some(Sink::Zstd(w)) => w.flush(),
             None => Ok(()),
-        }
+        };
+        r.map_err(|e| self.name_error(e))
     }
 }
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
-        if self.sink.take().is_some() {
+        if !self.committed {
             let _ = fs::remove_file(&self.tmp);
         }
     }
