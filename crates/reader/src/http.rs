@@ -58,10 +58,7 @@ pub struct HttpResponse {
 impl HttpResponse {
     /// The first header value named `name` (ASCII case-insensitive).
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        crate::record::field(&self.headers, name)
     }
 
     /// The media type of `Content-Type` without parameters, lowercased (`text/html`).

@@ -96,6 +96,15 @@ impl RecordKind {
     }
 }
 
+/// The first value named `name` (ASCII case-insensitive) among header fields in order: the
+/// lookup rule of WARC, ARC and HTTP headers alike.
+pub(crate) fn field<'a>(fields: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    fields
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
+}
+
 /// One record of an archive.
 ///
 /// `block` is the record body: for WARC the Content-Length bytes after the header, for ARC the
@@ -133,10 +142,7 @@ pub struct Record {
 impl Record {
     /// The first header value named `name` (ASCII case-insensitive).
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        crate::record::field(&self.headers, name)
     }
 
     /// Whether the block (or TREC `<DOCHDR>`) holds an HTTP response that [`Record::http`] parses.

@@ -22,10 +22,7 @@ pub struct WarcHeader {
 impl WarcHeader {
     /// First value of field `name` (ASCII case-insensitive).
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.fields
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        crate::record::field(&self.fields, name)
     }
 }
 
