@@ -203,6 +203,12 @@ fn decode_limit(raw_len: usize) -> usize {
 }
 
 fn decode_body(resp: &mut HttpResponse, raw: Bytes) {
+    if raw.is_empty() {
+        // Nothing to decode (revisit records, HEAD-like captures keep the headers only): the
+        // headers describe a body that is not stored, which is no lie.
+        resp.body = raw;
+        return;
+    }
     let mut body = raw;
     let te = resp
         .header("transfer-encoding")
