@@ -7,7 +7,7 @@ use crawlsift_common::limits::{MAX_HEADER_BYTES, MAX_RECORD_BYTES};
 
 use crate::error::ErrorKind;
 use crate::record::RecordKind;
-use crate::split::{skip_blank, Parsed, Step};
+use crate::split::{blank_tail, record_start, skip_blank, Parsed, Step};
 
 /// One parsed ARC header line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -150,14 +150,9 @@ fn make(
 /// Finds the ARC record at or after `at`.
 pub(crate) fn step(buf: &[u8], at: usize, eof: bool) -> Step {
     let len = buf.len();
-    let p = skip_blank(buf, at);
-    if p >= len {
-        return if eof {
-            Step::End
-        } else {
-            Step::Need(len - at + 1)
-        };
-    }
+    let Some(p) = record_start(buf, at) else {
+        return blank_tail(buf, at, eof);
+    };
     let lim = len.min(p + MAX_HEADER_BYTES);
     let Some(n) = memchr::memchr(b'\n', &buf[p..lim]) else {
         if !eof && lim - p < MAX_HEADER_BYTES {

@@ -59,6 +59,22 @@ pub(crate) fn skip_blank(b: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// Where the next record may start at or after `at` (blanks and NUL padding skipped); `None`
+/// when only blanks remain, and [`blank_tail`] says what to do then.
+pub(crate) fn record_start(buf: &[u8], at: usize) -> Option<usize> {
+    let p = skip_blank(buf, at);
+    (p < buf.len()).then_some(p)
+}
+
+/// The step when nothing but blanks follows `at`: the end at end of input, otherwise more bytes.
+pub(crate) fn blank_tail(buf: &[u8], at: usize, eof: bool) -> Step {
+    if eof {
+        Step::End
+    } else {
+        Step::Need(buf.len() - at + 1)
+    }
+}
+
 /// `end` moved back over up to two line breaks (the separator before the next record).
 pub(crate) fn trim_trailing_newlines(b: &[u8], start: usize, mut end: usize) -> usize {
     for _ in 0..2 {

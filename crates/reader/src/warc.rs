@@ -8,7 +8,7 @@ use crawlsift_common::limits::{MAX_HEADER_BYTES, MAX_RECORD_BYTES};
 
 use crate::error::ErrorKind;
 use crate::record::RecordKind;
-use crate::split::{skip_blank, trim_trailing_newlines, Parsed, Step};
+use crate::split::{blank_tail, record_start, skip_blank, trim_trailing_newlines, Parsed, Step};
 
 /// A parsed WARC header block.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -158,14 +158,9 @@ fn make(
 /// Finds the WARC record at or after `at` in `buf`.
 pub(crate) fn step(buf: &[u8], at: usize, eof: bool) -> Step {
     let len = buf.len();
-    let p = skip_blank(buf, at);
-    if p >= len {
-        return if eof {
-            Step::End
-        } else {
-            Step::Need(len - at + 1)
-        };
-    }
+    let Some(p) = record_start(buf, at) else {
+        return blank_tail(buf, at, eof);
+    };
     if !is_warc_start(&buf[p..]) {
         if !eof && len - p < 6 && b"WARC/".starts_with(&buf[p..len.min(p + 5)]) {
             return Step::Need(len - at + 1);
