@@ -7,12 +7,13 @@
 //! end-tag lookup scans at most that many entries and time stays linear on any nesting.
 
 use crawlsift_common::limits::MAX_DOM_DEPTH;
-use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
 use html5gum::Tokenizer;
 
+use crate::chars::{class_at, word_end, Class};
 use crate::dom::{
     class_hints, hint, role_hints, style_hides, Block, Chunk, Doc, Node, Tag, TagKind,
 };
+use crate::emit::{Events, Sink, TextMode};
 
 /// Longest title kept, in bytes.
 const MAX_TITLE_BYTES: usize = 4096;
@@ -80,160 +81,6 @@ fn name_key(name: &[u8]) -> u64 {
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
     h
-}
-
-/// Wraps an emitter and tells the tokenizer that parse errors are not wanted: html5gum then skips
-/// its per-character validity checks (a fifth of the tokenizing time), whose errors we ignore.
-struct Quiet<E>(E);
-
-impl<E: html5gum::Emitter> html5gum::Emitter for Quiet<E> {
-    type Token = E::Token;
-
-    #[inline]
-    fn should_emit_errors(&mut self) -> bool {
-        false
-    }
-
-    fn set_last_start_tag(&mut self, last_start_tag: Option<&[u8]>) {
-        self.0.set_last_start_tag(last_start_tag)
-    }
-
-    fn emit_eof(&mut self) {
-        self.0.emit_eof()
-    }
-
-    fn emit_error(&mut self, error: html5gum::Error) {
-        self.0.emit_error(error)
-    }
-
-    fn pop_token(&mut self) -> Option<Self::Token> {
-        self.0.pop_token()
-    }
-
-    fn emit_string(&mut self, c: &[u8]) {
-        self.0.emit_string(c)
-    }
-
-    fn init_start_tag(&mut self) {
-        self.0.init_start_tag()
-    }
-
-    fn init_end_tag(&mut self) {
-        self.0.init_end_tag()
-    }
-
-    fn init_comment(&mut self) {
-        self.0.init_comment()
-    }
-
-    fn emit_current_tag(&mut self) -> Option<html5gum::State> {
-        self.0.emit_current_tag()
-    }
-
-    fn emit_current_comment(&mut self) {
-        self.0.emit_current_comment()
-    }
-
-    fn emit_current_doctype(&mut self) {
-        self.0.emit_current_doctype()
-    }
-
-    fn set_self_closing(&mut self) {
-        self.0.set_self_closing()
-    }
-
-    fn set_force_quirks(&mut self) {
-        self.0.set_force_quirks()
-    }
-
-    fn push_tag_name(&mut self, s: &[u8]) {
-        self.0.push_tag_name(s)
-    }
-
-    fn push_comment(&mut self, s: &[u8]) {
-        self.0.push_comment(s)
-    }
-
-    fn push_doctype_name(&mut self, s: &[u8]) {
-        self.0.push_doctype_name(s)
-    }
-
-    fn init_doctype(&mut self) {
-        self.0.init_doctype()
-    }
-
-    fn init_attribute(&mut self) {
-        self.0.init_attribute()
-    }
-
-    fn push_attribute_name(&mut self, s: &[u8]) {
-        self.0.push_attribute_name(s)
-    }
-
-    fn push_attribute_value(&mut self, s: &[u8]) {
-        self.0.push_attribute_value(s)
-    }
-
-    fn set_doctype_public_identifier(&mut self, value: &[u8]) {
-        self.0.set_doctype_public_identifier(value)
-    }
-
-    fn set_doctype_system_identifier(&mut self, value: &[u8]) {
-        self.0.set_doctype_system_identifier(value)
-    }
-
-    fn push_doctype_public_identifier(&mut self, s: &[u8]) {
-        self.0.push_doctype_public_identifier(s)
-    }
-
-    fn push_doctype_system_identifier(&mut self, s: &[u8]) {
-        self.0.push_doctype_system_identifier(s)
-    }
-
-    fn current_is_appropriate_end_tag_token(&mut self) -> bool {
-        self.0.current_is_appropriate_end_tag_token()
-    }
-
-    fn adjusted_current_node_present_but_not_in_html_namespace(&mut self) -> bool {
-        self.0
-            .adjusted_current_node_present_but_not_in_html_namespace()
-    }
-}
-
-/// What a character between words is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Gap {
-    /// Part of a word.
-    No,
-    /// Whitespace: separates words.
-    Space,
-    /// A control character: dropped.
-    Control,
-}
-
-fn ascii_gap(b: u8) -> Gap {
-    match b {
-        b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' => Gap::Space,
-        0..=0x1f | 0x7f => Gap::Control,
-        _ => Gap::No,
-    }
-}
-
-/// The kind of the character at byte `i` of `s` (a char boundary) and its length.
-fn gap_at(s: &str, i: usize) -> (Gap, usize) {
-    let b = s.as_bytes()[i];
-    if b < 0x80 {
-        return (ascii_gap(b), 1);
-    }
-    let c = s[i..].chars().next().unwrap_or(' ');
-    let gap = if c.is_whitespace() {
-        Gap::Space
-    } else if c.is_control() {
-        Gap::Control
-    } else {
-        Gap::No
-    };
-    (gap, c.len_utf8())
 }
 
 /// Parses `html` into `doc` (which is cleared first).
@@ -311,85 +158,106 @@ fn parse_once(html: &str, doc: &mut Doc) -> bool {
         chunk_start: None,
         chunk_words: 0,
     };
-    {
-        let mut emitter = CallbackEmitter::new(
-            |ev: CallbackEvent<'_>| -> Option<std::convert::Infallible> {
-                b.event(ev);
-                None
-            },
-        );
-        emitter.naively_switch_states(true);
-        for _ in Tokenizer::new_with_emitter(html, Quiet(emitter)) {}
-    }
+    for _ in Tokenizer::new_with_emitter(html, Events::new(&mut b)) {}
     b.finish();
     b.title_unclosed
 }
 
-impl Builder<'_> {
-    fn event(&mut self, ev: CallbackEvent<'_>) {
-        match ev {
-            CallbackEvent::OpenStartTag { name } => {
-                self.cur_name = name_key(name);
-                self.cur_tag = Tag::from_name(name);
-                self.cur_hints = 0;
-                self.cur_class = 0;
-                self.cur_attr = Attr::Other;
-                self.cur_href = false;
-                self.cur_open = false;
+impl Sink for Builder<'_> {
+    fn start_tag(&mut self, name: &[u8]) {
+        self.cur_name = name_key(name);
+        self.cur_tag = Tag::from_name(name);
+        self.cur_hints = 0;
+        self.cur_class = 0;
+        self.cur_attr = Attr::Other;
+        self.cur_href = false;
+        self.cur_open = false;
+    }
+
+    fn attribute(&mut self, name: &[u8]) -> bool {
+        self.cur_attr = match name {
+            b"class" => Attr::ClassName,
+            b"id" => Attr::Class,
+            b"role" => Attr::Role,
+            b"style" => Attr::Style,
+            b"aria-hidden" => Attr::AriaHidden,
+            b"aria-modal" => Attr::AriaModal,
+            b"href" => {
+                self.cur_href = true;
+                Attr::Href
             }
-            CallbackEvent::AttributeName { name } => {
-                self.cur_attr = match name {
-                    b"class" => Attr::ClassName,
-                    b"id" => Attr::Class,
-                    b"role" => Attr::Role,
-                    b"style" => Attr::Style,
-                    b"aria-hidden" => Attr::AriaHidden,
-                    b"aria-modal" => Attr::AriaModal,
-                    b"href" => {
-                        self.cur_href = true;
-                        Attr::Href
-                    }
-                    b"open" => {
-                        self.cur_open = true;
-                        Attr::Other
-                    }
-                    b"hidden" => {
-                        self.cur_hints |= hint::HIDDEN;
-                        Attr::Other
-                    }
-                    _ => Attr::Other,
-                };
+            b"open" => {
+                self.cur_open = true;
+                Attr::Other
             }
-            CallbackEvent::AttributeValue { value } => match self.cur_attr {
-                // Class names matter only on containers (block elements get nodes).
-                Attr::Class | Attr::ClassName if self.cur_tag.kind() != TagKind::Block => {}
-                Attr::Class => self.cur_hints |= class_hints(value),
-                Attr::ClassName => {
-                    self.cur_hints |= class_hints(value);
-                    // Folded to 32 bits; never 0, which means "no class".
-                    self.cur_class = (name_key(value) as u32) | 1;
-                }
-                Attr::Style => {
-                    if style_hides(value) {
-                        self.cur_hints |= hint::HIDDEN;
-                    }
-                }
-                Attr::AriaHidden | Attr::AriaModal => {
-                    if value.eq_ignore_ascii_case(b"true") {
-                        self.cur_hints |= hint::HIDDEN;
-                    }
-                }
-                Attr::Role => self.cur_hints |= role_hints(value),
-                Attr::Other | Attr::Href => {}
-            },
-            CallbackEvent::CloseStartTag { self_closing } => self.start_tag(self_closing),
-            CallbackEvent::EndTag { name } => self.end_tag(name),
-            CallbackEvent::String { value } => self.text(value),
-            CallbackEvent::Doctype { .. } => self.tag_token(),
-            CallbackEvent::Comment { .. } | CallbackEvent::Error(_) => {}
+            b"hidden" => {
+                self.cur_hints |= hint::HIDDEN;
+                Attr::Other
+            }
+            _ => Attr::Other,
+        };
+        match self.cur_attr {
+            // Class names matter only on containers (block elements get nodes).
+            Attr::Class | Attr::ClassName => self.cur_tag.kind() == TagKind::Block,
+            Attr::Style | Attr::AriaHidden | Attr::AriaModal | Attr::Role => true,
+            Attr::Other | Attr::Href => false,
         }
     }
 
+    fn attribute_value(&mut self, value: &[u8]) {
+        match self.cur_attr {
+            Attr::Class | Attr::ClassName if self.cur_tag.kind() != TagKind::Block => {}
+            Attr::Class => self.cur_hints |= class_hints(value),
+            Attr::ClassName => {
+                self.cur_hints |= class_hints(value);
+                // Folded to 32 bits; never 0, which means "no class".
+                self.cur_class = (name_key(value) as u32) | 1;
+            }
+            Attr::Style => {
+                if style_hides(value) {
+                    self.cur_hints |= hint::HIDDEN;
+                }
+            }
+            Attr::AriaHidden | Attr::AriaModal => {
+                if value.eq_ignore_ascii_case(b"true") {
+                    self.cur_hints |= hint::HIDDEN;
+                }
+            }
+            Attr::Role => self.cur_hints |= role_hints(value),
+            Attr::Other | Attr::Href => {}
+        }
+    }
+
+    fn start_tag_end(&mut self, self_closing: bool) {
+        self.open_element(self_closing);
+    }
+
+    fn end_tag(&mut self, name: &[u8]) {
+        self.close_element(name);
+    }
+
+    fn doctype(&mut self) {
+        self.tag_token();
+    }
+
+    #[inline]
+    fn text_mode(&self) -> TextMode {
+        if self.skip_depth > 0 {
+            TextMode::Drop
+        } else if self.in_title {
+            // Title words are split per call, so the title is read whole.
+            TextMode::Whole
+        } else {
+            TextMode::Pieces
+        }
+    }
+
+    fn text(&mut self, text: &str) {
+        self.add_text(text);
+    }
+}
+
+impl Builder<'_> {
     fn container(&self) -> u32 {
         for e in self.stack.iter().rev() {
             if e.node != u32::MAX {
@@ -445,7 +313,7 @@ impl Builder<'_> {
         self.pending_newline = false;
     }
 
-    fn start_tag(&mut self, self_closing: bool) {
+    fn open_element(&mut self, self_closing: bool) {
         self.tag_token();
         let tag = self.cur_tag;
         let kind = tag.kind();
@@ -569,7 +437,7 @@ impl Builder<'_> {
         }
     }
 
-    fn end_tag(&mut self, name: &[u8]) {
+    fn close_element(&mut self, name: &[u8]) {
         self.tag_token();
         let tag = Tag::from_name(name);
         if tag == Tag::Br {
@@ -617,14 +485,10 @@ impl Builder<'_> {
         }
     }
 
-    fn text(&mut self, value: &[u8]) {
+    fn add_text(&mut self, s: &str) {
         if self.skip_depth > 0 {
             return;
         }
-        let s = match std::str::from_utf8(value) {
-            Ok(s) => std::borrow::Cow::Borrowed(s),
-            Err(_) => String::from_utf8_lossy(value),
-        };
         if self.in_title {
             if self.doc.title.len() < MAX_TITLE_BYTES {
                 for w in s.split(|c: char| c.is_whitespace() || c.is_control()) {
@@ -639,39 +503,21 @@ impl Builder<'_> {
             }
             return;
         }
-        // Runs of word characters are copied whole; ASCII bytes are classified without decoding.
-        let bytes = s.as_bytes();
+        // Runs of word characters are copied whole.
         let mut i = 0;
-        while i < bytes.len() {
-            let (gap, step) = gap_at(&s, i);
-            if gap != Gap::No {
-                if gap == Gap::Space {
+        while i < s.len() {
+            match class_at(s, i) {
+                (Class::Space, n) => {
                     self.pending_space = true;
+                    i += n;
                 }
-                i += step;
-                continue;
-            }
-            let mut j = i;
-            let mut punct = 0;
-            while j < bytes.len() {
-                let b = bytes[j];
-                if b < 0x80 {
-                    if ascii_gap(b) != Gap::No {
-                        break;
-                    }
-                    punct += u32::from(matches!(b, b',' | b'.' | b'!' | b'?'));
-                    j += 1;
-                } else {
-                    let c = s[j..].chars().next().unwrap_or(' ');
-                    if c.is_whitespace() || c.is_control() {
-                        break;
-                    }
-                    punct += u32::from(c == '。' || c == '،');
-                    j += c.len_utf8();
+                (Class::Control, n) => i += n,
+                (Class::Word | Class::Punct, _) => {
+                    let (j, punct) = word_end(s, i);
+                    self.word(s.get(i..j).unwrap_or(""), punct);
+                    i = j;
                 }
             }
-            self.word(&s[i..j], punct);
-            i = j;
         }
     }
 
@@ -778,6 +624,15 @@ mod tests {
     fn stray_end_tags_do_not_close_blocks() {
         let d = doc("<div class=a><p>x</span></b> y</div>");
         assert_eq!(d.text, "x y");
+    }
+
+    #[test]
+    fn characters_after_ampersand_or_lt_stay_whole() {
+        // The tokenizer hands over the byte after a `&` or `<` on its own; it must not become
+        // a replacement character.
+        let d = doc("<p>a&é b<ü c&\u{3000}d</p>");
+        assert_eq!(d.text, "a&é b<ü c& d");
+        assert_eq!(d.blocks[0].words, 4);
     }
 
     #[test]

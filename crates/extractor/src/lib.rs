@@ -19,8 +19,10 @@ assert_eq!(crawlsift_extractor::extract(b"%PDF-1.7", None, None, &Default::defau
 */
 
 pub mod blocks;
+mod chars;
 pub mod charset;
 pub mod dom;
+mod emit;
 pub mod error;
 pub mod feed;
 pub mod html;

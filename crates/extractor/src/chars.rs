@@ -1,0 +1,148 @@
+//! How text characters are classed when text is split into words: whitespace separates words,
+//! control characters are dropped, and `,` `.` `!` `?` `。` `،` inside words count as signs of
+//! prose.
+//!
+//! Text is scanned as bytes with a 256-entry table. Every ASCII byte is classed by the table; a
+//! non-ASCII character is whitespace, control or counted punctuation only when its UTF-8 lead
+//! byte is `C2` (U+0080-U+00BF: C1 controls, NEL, NO-BREAK SPACE), `D8` (U+060C ARABIC COMMA),
+//! `E1` (U+1680), `E2` (U+2000-U+205F) or `E3` (U+3000, U+3002), so only those are decoded; all
+//! other bytes are word bytes.
+
+/// What a character is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Class {
+    /// Part of a word.
+    Word,
+    /// Part of a word, and counted punctuation.
+    Punct,
+    /// Whitespace: separates words.
+    Space,
+    /// A control character: dropped.
+    Control,
+}
+
+/// Table value of a lead byte whose character must be decoded.
+const DECODE: u8 = 4;
+
+const TABLE: [u8; 256] = {
+    let mut t = [Class::Word as u8; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = Class::Control as u8;
+        b += 1;
+    }
+    t[0x7f] = Class::Control as u8;
+    t[b' ' as usize] = Class::Space as u8;
+    t[b'\t' as usize] = Class::Space as u8;
+    t[b'\n' as usize] = Class::Space as u8;
+    t[0x0b] = Class::Space as u8;
+    t[0x0c] = Class::Space as u8;
+    t[b'\r' as usize] = Class::Space as u8;
+    t[b',' as usize] = Class::Punct as u8;
+    t[b'.' as usize] = Class::Punct as u8;
+    t[b'!' as usize] = Class::Punct as u8;
+    t[b'?' as usize] = Class::Punct as u8;
+    t[0xc2] = DECODE;
+    t[0xd8] = DECODE;
+    t[0xe1] = DECODE;
+    t[0xe2] = DECODE;
+    t[0xe3] = DECODE;
+    t
+};
+
+/// The class of a character.
+pub(crate) fn class_of(c: char) -> Class {
+    if c.is_whitespace() {
+        Class::Space
+    } else if c.is_control() {
+        Class::Control
+    } else if matches!(c, ',' | '.' | '!' | '?' | '。' | '،') {
+        Class::Punct
+    } else {
+        Class::Word
+    }
+}
+
+fn from_table(v: u8) -> Class {
+    match v {
+        0 => Class::Word,
+        1 => Class::Punct,
+        2 => Class::Space,
+        _ => Class::Control,
+    }
+}
+
+/// The class of the character at byte `i` of `s` (a char boundary) and its length in bytes; for
+/// a word character that needs no decoding the length is 1 (its other bytes are word bytes too).
+#[inline]
+pub(crate) fn class_at(s: &str, i: usize) -> (Class, usize) {
+    let Some(&b) = s.as_bytes().get(i) else {
+        return (Class::Space, 1);
+    };
+    let v = TABLE[usize::from(b)];
+    if v == DECODE {
+        let c = s.get(i..).and_then(|t| t.chars().next()).unwrap_or(' ');
+        return (class_of(c), c.len_utf8());
+    }
+    (from_table(v), 1)
+}
+
+/// The end of the run of word characters starting at byte `i` of `s` (a char boundary), and the
+/// punctuation counted in it.
+#[inline]
+pub(crate) fn word_end(s: &str, mut i: usize) -> (usize, u32) {
+    let bytes = s.as_bytes();
+    let mut punct = 0;
+    while let Some(&b) = bytes.get(i) {
+        match TABLE[usize::from(b)] {
+            0 => i += 1,
+            1 => {
+                punct += 1;
+                i += 1;
+            }
+            DECODE => match class_at(s, i) {
+                (Class::Word, n) => i += n,
+                (Class::Punct, n) => {
+                    punct += 1;
+                    i += n;
+                }
+                _ => break,
+            },
+            _ => break,
+        }
+    }
+    (i, punct)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_agrees_with_char_properties_for_every_char() {
+        let mut buf = [0u8; 4];
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            let s: &str = c.encode_utf8(&mut buf);
+            let (class, len) = class_at(s, 0);
+            assert_eq!(class, class_of(c), "{c:?}");
+            if matches!(class, Class::Space | Class::Control) {
+                assert_eq!(len, c.len_utf8(), "{c:?}");
+            }
+            let end = word_end(s, 0);
+            match class_of(c) {
+                Class::Word => assert_eq!(end, (s.len(), 0), "{c:?}"),
+                Class::Punct => assert_eq!(end, (s.len(), 1), "{c:?}"),
+                _ => assert_eq!(end, (0, 0), "{c:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn words_end_at_spaces_and_controls() {
+        assert_eq!(word_end("Hello, world", 0), (6, 1));
+        assert_eq!(word_end("a\u{a0}b", 0), (1, 0));
+        assert_eq!(word_end("終わり。\u{3000}次", 0), (12, 1));
+        assert_eq!(word_end("x\u{85}", 0), (1, 0));
+        assert_eq!(word_end("ab\u{7}c", 0), (2, 0));
+    }
+}

@@ -1,0 +1,248 @@
+//! The html5gum [`Emitter`] of the tree builder: turns the tokenizer's low-level calls into a few
+//! events for a [`Sink`], copying as little as it can.
+//!
+//! It keeps html5gum's `CallbackEmitter` semantics (event order, empty names and values not
+//! reported, naive state switching for raw-text elements, no parse errors) with three savings:
+//! text is handed over as the tokenizer's own slices instead of being gathered first (the sink
+//! keeps its state across pieces, so pieces and the whole read the same), except where the sink
+//! asks for it whole or a piece ends inside a character; attribute values are gathered only when the sink wants them (not `href`,
+//! `src` or inline data); and attributes of end tags, which change nothing, are not reported.
+
+use html5gum::{naive_next_state, Emitter, State};
+
+/// How the sink wants the text that follows, until the next token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TextMode {
+    /// Not at all (script, style, hidden subtrees).
+    Drop,
+    /// In pieces, as the tokenizer reads them.
+    Pieces,
+    /// Whole: every character between two tokens in one call.
+    Whole,
+}
+
+/// What the tree builder hears from the tokenizer.
+pub(crate) trait Sink {
+    /// A start tag's (lowercase) name; its attributes follow.
+    fn start_tag(&mut self, name: &[u8]);
+    /// An attribute of the current start tag; returns whether its value is wanted.
+    fn attribute(&mut self, name: &[u8]) -> bool;
+    /// The (non-empty) value of the attribute last reported as wanted.
+    fn attribute_value(&mut self, value: &[u8]);
+    /// The current start tag ends.
+    fn start_tag_end(&mut self, self_closing: bool);
+    /// An end tag.
+    fn end_tag(&mut self, name: &[u8]);
+    /// A doctype.
+    fn doctype(&mut self);
+    /// How the next text is wanted.
+    fn text_mode(&self) -> TextMode;
+    /// Text (a piece or the whole, as [`Sink::text_mode`] asked).
+    fn text(&mut self, text: &str);
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TagType {
+    None,
+    Start,
+    End,
+}
+
+/// The emitter: owns the buffers of the token being read.
+pub(crate) struct Events<'s, S: Sink> {
+    sink: &'s mut S,
+    tag_type: TagType,
+    self_closing: bool,
+    tag_name: Vec<u8>,
+    last_start_tag: Vec<u8>,
+    attr_name: Vec<u8>,
+    attr_value: Vec<u8>,
+    /// The sink wants the value of the attribute being read.
+    value_wanted: bool,
+    /// Text gathered for [`TextMode::Whole`], or pieces from the first one that is not valid
+    /// UTF-8 on its own (the tokenizer can split a character after a `&` or `<`), so that the
+    /// lossy decoding sees what it would see on the whole run.
+    text: Vec<u8>,
+}
+
+impl<'s, S: Sink> Events<'s, S> {
+    pub(crate) fn new(sink: &'s mut S) -> Self {
+        Events {
+            sink,
+            tag_type: TagType::None,
+            self_closing: false,
+            tag_name: Vec::new(),
+            last_start_tag: Vec::new(),
+            attr_name: Vec::new(),
+            attr_value: Vec::new(),
+            value_wanted: false,
+            text: Vec::new(),
+        }
+    }
+
+    fn flush_text(&mut self) {
+        if !self.text.is_empty() {
+            self.sink.text(&String::from_utf8_lossy(&self.text));
+            self.text.clear();
+        }
+    }
+
+    fn flush_open_start_tag(&mut self) {
+        if self.tag_type == TagType::Start && !self.tag_name.is_empty() {
+            self.sink.start_tag(&self.tag_name);
+            self.value_wanted = false;
+            self.last_start_tag.clear();
+            std::mem::swap(&mut self.last_start_tag, &mut self.tag_name);
+        }
+    }
+
+    fn flush_attribute_name(&mut self) {
+        if !self.attr_name.is_empty() {
+            self.value_wanted = self.sink.attribute(&self.attr_name);
+            self.attr_name.clear();
+        }
+    }
+
+    fn flush_attribute(&mut self) {
+        self.flush_attribute_name();
+        if !self.attr_value.is_empty() {
+            self.sink.attribute_value(&self.attr_value);
+            self.attr_value.clear();
+        }
+    }
+}
+
+impl<S: Sink> Emitter for Events<'_, S> {
+    type Token = std::convert::Infallible;
+
+    /// Parse errors are not wanted: html5gum then skips its per-character validity checks.
+    #[inline]
+    fn should_emit_errors(&mut self) -> bool {
+        false
+    }
+
+    fn set_last_start_tag(&mut self, last_start_tag: Option<&[u8]>) {
+        self.last_start_tag.clear();
+        self.last_start_tag
+            .extend_from_slice(last_start_tag.unwrap_or_default());
+    }
+
+    fn emit_eof(&mut self) {
+        self.flush_text();
+    }
+
+    fn emit_error(&mut self, _: html5gum::Error) {}
+
+    fn pop_token(&mut self) -> Option<Self::Token> {
+        None
+    }
+
+    #[inline]
+    fn emit_string(&mut self, s: &[u8]) {
+        match self.sink.text_mode() {
+            TextMode::Drop => {}
+            TextMode::Pieces if self.text.is_empty() => match std::str::from_utf8(s) {
+                Ok(s) => self.sink.text(s),
+                Err(_) => self.text.extend_from_slice(s),
+            },
+            TextMode::Pieces | TextMode::Whole => self.text.extend_from_slice(s),
+        }
+    }
+
+    fn init_start_tag(&mut self) {
+        self.tag_name.clear();
+        self.tag_type = TagType::Start;
+        self.self_closing = false;
+    }
+
+    fn init_end_tag(&mut self) {
+        self.tag_name.clear();
+        self.tag_type = TagType::End;
+    }
+
+    fn init_comment(&mut self) {
+        self.flush_text();
+    }
+
+    fn emit_current_tag(&mut self) -> Option<State> {
+        self.flush_attribute();
+        self.flush_text();
+        match self.tag_type {
+            TagType::Start => {
+                self.flush_open_start_tag();
+                self.sink.start_tag_end(self.self_closing);
+            }
+            TagType::End => {
+                self.last_start_tag.clear();
+                self.sink.end_tag(&self.tag_name);
+            }
+            TagType::None => {}
+        }
+        naive_next_state(&self.last_start_tag)
+    }
+
+    fn emit_current_comment(&mut self) {}
+
+    fn emit_current_doctype(&mut self) {
+        self.sink.doctype();
+    }
+
+    fn set_self_closing(&mut self) {
+        if self.tag_type != TagType::End {
+            self.self_closing = true;
+        }
+    }
+
+    fn set_force_quirks(&mut self) {}
+
+    #[inline]
+    fn push_tag_name(&mut self, s: &[u8]) {
+        self.tag_name.extend_from_slice(s);
+    }
+
+    fn push_comment(&mut self, _: &[u8]) {}
+
+    fn push_doctype_name(&mut self, _: &[u8]) {}
+
+    fn init_doctype(&mut self) {
+        self.flush_text();
+    }
+
+    fn init_attribute(&mut self) {
+        self.flush_open_start_tag();
+        self.flush_attribute();
+    }
+
+    #[inline]
+    fn push_attribute_name(&mut self, s: &[u8]) {
+        if self.tag_type == TagType::Start {
+            self.attr_name.extend_from_slice(s);
+        }
+    }
+
+    #[inline]
+    fn push_attribute_value(&mut self, s: &[u8]) {
+        self.flush_attribute_name();
+        if self.value_wanted && self.tag_type == TagType::Start {
+            self.attr_value.extend_from_slice(s);
+        }
+    }
+
+    fn set_doctype_public_identifier(&mut self, _: &[u8]) {}
+
+    fn set_doctype_system_identifier(&mut self, _: &[u8]) {}
+
+    fn push_doctype_public_identifier(&mut self, _: &[u8]) {}
+
+    fn push_doctype_system_identifier(&mut self, _: &[u8]) {}
+
+    fn current_is_appropriate_end_tag_token(&mut self) -> bool {
+        self.tag_type == TagType::End
+            && !self.last_start_tag.is_empty()
+            && self.last_start_tag == self.tag_name
+    }
+
+    fn adjusted_current_node_present_but_not_in_html_namespace(&mut self) -> bool {
+        false
+    }
+}
