@@ -218,6 +218,11 @@ fn is_consent_notice(text: &str, words: u32) -> bool {
     if words > tune::MAX_CONSENT_WORDS || text.len() > 2000 {
         return false;
     }
+    // Most blocks do not mention cookies: skip lowering them. Only ASCII letters and the Kelvin
+    // sign lower to the letters of "cookie" (the "i" of a lowered "İ" is followed by a dot).
+    if !contains_ascii_ci(text, b"cookie") && !text.contains('\u{212a}') {
+        return false;
+    }
     let t = text.to_lowercase();
     t.contains("cookie")
         && [
@@ -242,6 +247,10 @@ fn is_legal_line(text: &str) -> bool {
     if t.starts_with('©') || t.starts_with("&copy") {
         return true;
     }
+    // Only `a`, `c` and `(` themselves lower to the first letter of the openings below.
+    if !t.starts_with(['a', 'A', 'c', 'C', '(']) {
+        return false;
+    }
     let head: String = t.chars().take(60).collect::<String>().to_lowercase();
     // "Copyright" or "(c)" opens a legal line when a year or the reservation follows; a
     // sentence about copyright law does not carry one.
@@ -256,19 +265,42 @@ fn is_diagnostics_line(text: &str, words: u32) -> bool {
     if words > tune::MAX_FURNITURE_LINE_WORDS || text.len() > 400 {
         return false;
     }
-    let t = text.to_lowercase();
+    // Matched without lowering: no non-ASCII character lowers to these phrases' letters (the
+    // "i" of a lowered "İ" is followed by a dot), so this is what lowering first would find.
     let says = [
-        "generated in",
-        "rendered in",
-        "served in",
-        "served by",
-        "processing time",
-        "query time",
-        "queries in",
+        &b"generated in"[..],
+        b"rendered in",
+        b"served in",
+        b"served by",
+        b"processing time",
+        b"query time",
+        b"queries in",
     ]
     .iter()
-    .any(|w| t.contains(w));
-    says && t.bytes().any(|c| c.is_ascii_digit())
+    .any(|w| contains_ascii_ci(text, w));
+    says && text.bytes().any(|c| c.is_ascii_digit())
+}
+
+/// Whether `hay` holds `needle` (ASCII, starting with a lowercase letter), ignoring ASCII case.
+fn contains_ascii_ci(hay: &str, needle: &[u8]) -> bool {
+    let (hay, Some(&first)) = (hay.as_bytes(), needle.first()) else {
+        return needle.is_empty();
+    };
+    let mut at = 0;
+    while let Some(i) = hay
+        .get(at..)
+        .and_then(|h| memchr::memchr2(first, first.to_ascii_uppercase(), h))
+    {
+        let start = at + i;
+        if hay
+            .get(start..start + needle.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(needle))
+        {
+            return true;
+        }
+        at = start + 1;
+    }
+    false
 }
 
 /// Rule 13: the block sits in a small box that holds a `<form>` (newsletter sign-up, search,

@@ -14,6 +14,7 @@ use crate::dom::{
     class_hints, hint, role_hints, style_hides, Block, Chunk, Doc, Node, Tag, TagKind,
 };
 use crate::emit::{Events, Sink, TextMode};
+use crate::input::Input;
 
 /// Longest title kept, in bytes.
 const MAX_TITLE_BYTES: usize = 4096;
@@ -158,7 +159,7 @@ fn parse_once(html: &str, doc: &mut Doc) -> bool {
         chunk_start: None,
         chunk_words: 0,
     };
-    for _ in Tokenizer::new_with_emitter(html, Events::new(&mut b)) {}
+    for _ in Tokenizer::new_with_emitter(Input::new(html), Events::new(&mut b)) {}
     b.finish();
     b.title_unclosed
 }

@@ -26,6 +26,7 @@ mod emit;
 pub mod error;
 pub mod feed;
 pub mod html;
+mod input;
 pub mod plateau;
 pub mod sniff;
 
