@@ -1,0 +1,127 @@
+//! The html5gum [`Reader`] over an in-memory page.
+//!
+//! It is html5gum's `StringReader` with another search for the tokenizer's stop bytes
+//! (`read_until`): html5gum builds a jetscii SSE4.2 searcher on every call, which costs more than
+//! the search on the short runs between markup characters. Here up to three stop bytes are found
+//! with `memchr` (SIMD, cheap to start), a fourth with one more `memchr` over the run found, and
+//! longer sets (inside tags, where runs are a few bytes) with a bit set. Any split of the input
+//! into runs is valid for the tokenizer; this one gives the same runs as html5gum's.
+
+use std::convert::Infallible;
+
+use html5gum::Reader;
+
+/// The page being tokenized.
+#[derive(Debug)]
+pub(crate) struct Input<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Input<'a> {
+    pub(crate) fn new(html: &'a str) -> Self {
+        Input {
+            rest: html.as_bytes(),
+        }
+    }
+}
+
+/// The position of the first byte of `hay` that is in `needle`.
+#[inline]
+fn find(needle: &[u8], hay: &[u8]) -> Option<usize> {
+    match *needle {
+        [a] => memchr::memchr(a, hay),
+        [a, b] => memchr::memchr2(a, b, hay),
+        [a, b, c] => memchr::memchr3(a, b, c, hay),
+        [a, b, c, d] => {
+            let first = memchr::memchr3(a, b, c, hay);
+            let upto = first.unwrap_or(hay.len());
+            memchr::memchr(d, hay.get(..upto).unwrap_or_default()).or(first)
+        }
+        _ => {
+            let mut set = [0u64; 4];
+            for &n in needle {
+                set[usize::from(n >> 6)] |= 1 << (n & 63);
+            }
+            hay.iter()
+                .position(|&h| set[usize::from(h >> 6)] & (1 << (h & 63)) != 0)
+        }
+    }
+}
+
+impl Reader for Input<'_> {
+    type Error = Infallible;
+
+    #[inline(always)]
+    fn read_byte(&mut self) -> Result<Option<u8>, Self::Error> {
+        match self.rest.split_first() {
+            Some((&b, rest)) => {
+                self.rest = rest;
+                Ok(Some(b))
+            }
+            None => Ok(None),
+        }
+    }
+
+    #[inline(always)]
+    fn try_read_string(&mut self, s: &[u8], case_sensitive: bool) -> Result<bool, Self::Error> {
+        if let Some(head) = self.rest.get(..s.len()) {
+            if s == head || (!case_sensitive && s.eq_ignore_ascii_case(head)) {
+                self.rest = &self.rest[s.len()..];
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    #[inline(always)]
+    fn read_until<'b>(
+        &'b mut self,
+        needle: &[u8],
+        _: &'b mut [u8; 4],
+    ) -> Result<Option<&'b [u8]>, Self::Error> {
+        if self.rest.is_empty() {
+            return Ok(None);
+        }
+        // A stop byte is returned alone; otherwise the run before it (or the rest).
+        let at = match find(needle, self.rest) {
+            Some(0) => 1,
+            Some(i) => i,
+            None => self.rest.len(),
+        };
+        let (run, rest) = self.rest.split_at(at);
+        self.rest = rest;
+        Ok(Some(run))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_first_stop_byte_for_any_set_size() {
+        let hay = b"abc\rdef&g<h\0i";
+        assert_eq!(find(b"<", hay), Some(9));
+        assert_eq!(find(b"<&", hay), Some(7));
+        assert_eq!(find(b"<&\0", hay), Some(7));
+        assert_eq!(find(b"<&\0\r", hay), Some(3));
+        assert_eq!(find(b"<&\0z", hay), Some(7));
+        assert_eq!(find(b"\t\n\x0c />\0\r", hay), Some(3));
+        assert_eq!(find(b"\t\n\x0c />\0\xff", hay), Some(11));
+        assert_eq!(find(b"xyz", hay), None);
+        assert_eq!(find(b"wxyz", hay), None);
+    }
+
+    #[test]
+    fn reads_runs_and_stop_bytes() {
+        let mut r = Input::new("ab<c");
+        let mut buf = [0; 4];
+        assert_eq!(r.read_until(b"<", &mut buf).unwrap(), Some(&b"ab"[..]));
+        assert_eq!(r.read_until(b"<", &mut buf).unwrap(), Some(&b"<"[..]));
+        assert_eq!(r.read_until(b"<", &mut buf).unwrap(), Some(&b"c"[..]));
+        assert_eq!(r.read_until(b"<", &mut buf).unwrap(), None);
+        let mut r = Input::new("DOCTYPE x");
+        assert!(r.try_read_string(b"doctype", false).unwrap());
+        assert_eq!(r.read_byte().unwrap(), Some(b' '));
+    }
+}
