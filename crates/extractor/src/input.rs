@@ -2,9 +2,10 @@
 //!
 //! It is html5gum's `StringReader` with another search for the tokenizer's stop bytes
 //! (`read_until`): html5gum builds a jetscii SSE4.2 searcher on every call, which costs more than
-//! the search on the short runs between markup characters. Here up to three stop bytes are found
-//! with `memchr` (SIMD, cheap to start), a fourth with one more `memchr` over the run found, and
-//! longer sets (inside tags, where runs are a few bytes) with a bit set. Any split of the input
+//! the search on the short runs between markup characters. Here the first bytes are tested one
+//! by one against a bit set of the stop bytes; past them, up to three stop bytes are found with
+//! `memchr` (SIMD), a fourth with one more `memchr` over the run found, and longer sets (inside
+//! tags) with the bit set. Any split of the input
 //! into runs is valid for the tokenizer; this one gives the same runs as html5gum's.
 
 use std::convert::Infallible;
@@ -25,27 +26,40 @@ impl<'a> Input<'a> {
     }
 }
 
+/// Bytes looked at one by one before a SIMD search starts: most runs between stop bytes are
+/// shorter (words between entities, tag and attribute names, short attribute values), and a
+/// SIMD search costs more to start than this many byte tests.
+const SCALAR_PREFIX: usize = 32;
+
 /// The position of the first byte of `hay` that is in `needle`.
 #[inline]
 fn find(needle: &[u8], hay: &[u8]) -> Option<usize> {
-    match *needle {
-        [a] => memchr::memchr(a, hay),
-        [a, b] => memchr::memchr2(a, b, hay),
-        [a, b, c] => memchr::memchr3(a, b, c, hay),
-        [a, b, c, d] => {
-            let first = memchr::memchr3(a, b, c, hay);
-            let upto = first.unwrap_or(hay.len());
-            memchr::memchr(d, hay.get(..upto).unwrap_or_default()).or(first)
-        }
-        _ => {
-            let mut set = [0u64; 4];
-            for &n in needle {
-                set[usize::from(n >> 6)] |= 1 << (n & 63);
-            }
-            hay.iter()
-                .position(|&h| set[usize::from(h >> 6)] & (1 << (h & 63)) != 0)
-        }
+    let mut set = [0u64; 4];
+    for &n in needle {
+        set[usize::from(n >> 6)] |= 1 << (n & 63);
     }
+    let head = hay.get(..SCALAR_PREFIX).unwrap_or(hay);
+    if let Some(i) = head
+        .iter()
+        .position(|&h| set[usize::from(h >> 6)] & (1 << (h & 63)) != 0)
+    {
+        return Some(i);
+    }
+    let tail = hay.get(SCALAR_PREFIX..)?;
+    let found = match *needle {
+        [a] => memchr::memchr(a, tail),
+        [a, b] => memchr::memchr2(a, b, tail),
+        [a, b, c] => memchr::memchr3(a, b, c, tail),
+        [a, b, c, d] => {
+            let first = memchr::memchr3(a, b, c, tail);
+            let upto = first.unwrap_or(tail.len());
+            memchr::memchr(d, tail.get(..upto).unwrap_or_default()).or(first)
+        }
+        _ => tail
+            .iter()
+            .position(|&h| set[usize::from(h >> 6)] & (1 << (h & 63)) != 0),
+    };
+    found.map(|i| i + SCALAR_PREFIX)
 }
 
 impl Reader for Input<'_> {
@@ -110,6 +124,13 @@ mod tests {
         assert_eq!(find(b"\t\n\x0c />\0\xff", hay), Some(11));
         assert_eq!(find(b"xyz", hay), None);
         assert_eq!(find(b"wxyz", hay), None);
+        // Past the scalar prefix.
+        let long = [&[b'a'; 100][..], b"\r<&"].concat();
+        assert_eq!(find(b"<", &long), Some(101));
+        assert_eq!(find(b"<&\0", &long), Some(101));
+        assert_eq!(find(b"<&\0\r", &long), Some(100));
+        assert_eq!(find(b"\t\n\x0c />\0\r", &long), Some(100));
+        assert_eq!(find(b"xyz", &long), None);
     }
 
     #[test]
