@@ -45,6 +45,7 @@ pub mod gzip;
 pub mod http;
 mod input;
 mod parallel;
+mod pool;
 mod record;
 mod report;
 mod split;

@@ -13,6 +13,7 @@ use crawlsift_common::SourcePos;
 use crate::decode::{offset_of, rebase, Decode, Mark};
 use crate::detect::detect_format;
 use crate::error::ErrorKind;
+use crate::pool::POOL;
 use crate::record::{Format, Record, RecordKind};
 use crate::report::FileReport;
 use crate::{arc, digest, trec, warc, ReaderConfig};
@@ -281,11 +282,11 @@ impl<'c> Splitter<'c> {
             let cap = want
                 .saturating_add(want / 4)
                 .min(want.saturating_add(MAX_RECORD_BYTES));
-            let mut v = Vec::with_capacity(cap.max(carry.len()));
+            let mut v = POOL.take(cap.max(carry.len()));
             v.extend_from_slice(&carry);
             let mut marks = std::mem::take(&mut carry_marks);
             let eof = dec.fill(&mut v, want, &mut marks, &mut self.report)?;
-            let buf = Bytes::from(v);
+            let buf = POOL.freeze(v);
             let (consumed, more) = self.process(&buf, &marks, eof, sink);
             if eof || self.stopped {
                 break;
