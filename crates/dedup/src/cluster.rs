@@ -196,8 +196,15 @@ impl Clusterer {
         fp.words as usize >= self.cfg.min_words && self.has_signature(fp)
     }
 
-    /// Clusters everything added.
+    /// Clusters everything added, on one thread.
     pub fn finish(self) -> Clustering {
+        self.finish_on(1)
+    }
+
+    /// Clusters everything added, sharing the candidate search and verification among `threads`
+    /// threads. The result does not depend on `threads`.
+    pub fn finish_on(self, threads: usize) -> Clustering {
+        let threads = threads.max(1);
         let cfg = &self.cfg;
         let fps = &self.fps;
         let n = fps.len();
@@ -273,74 +280,85 @@ impl Clusterer {
             .filter(|&&d| head_of[d as usize] != d)
             .count() as u64;
 
-        // 5-6: candidates and verification.
+        // 5: candidates: pairs sharing a band key (MinHash) or a block (SimHash). A near copy
+        // shares most bands, so pairs are gathered and de-duplicated before any is verified. Bands
+        // and blocks are shared out among the threads; the merged pair set is the same.
         let sig = |d: u32| -> &[u8] { &fps[d as usize].minhash };
-        let need = Thresholds::new(cfg);
-        let mut edges: Vec<Edge> = Vec::new();
-        let verify = |a: u32, b: u32, edges: &mut Vec<Edge>| {
-            let (agree, rows) = popular.agreements(a, b, sig(a), sig(b));
-            let near_mh = need.accepts(agree, rows);
-            let near_sh = hamming(fps[a as usize].simhash, fps[b as usize].simhash)
-                <= cfg.simhash_max_hamming
-                && rows >= need.min_rows;
-            if near_mh || near_sh {
-                edges.push(Edge {
-                    strength: strength(agree, rows),
-                    a,
-                    b,
-                });
-            }
-        };
-        let mut keyed: Vec<(u64, u32)> = Vec::with_capacity(heads.len());
-        let window = cfg.max_bucket_compare;
-        let scan = |keyed: &mut Vec<(u64, u32)>,
-                    edges: &mut Vec<Edge>,
-                    checks: &mut u64,
-                    skipped: &mut u64| {
-            keyed.sort_unstable();
-            for run in keyed.chunk_by(|x, y| x.0 == y.0) {
-                for (p, &(_, b)) in run.iter().enumerate() {
-                    let from = p.saturating_sub(window);
-                    *skipped += from as u64;
-                    for &(_, a) in &run[from..p] {
-                        *checks += 1;
-                        verify(a, b, edges);
+        let keys: Vec<KeySource> = (0..cfg.lsh_bands)
+            .map(KeySource::Band)
+            .chain((0..=cfg.simhash_max_hamming as usize).map(KeySource::Block))
+            .collect();
+        let search = |sources: &[KeySource]| -> (CandidatePairs, [u64; 3]) {
+            let mut pairs = CandidatePairs::default();
+            let mut counts = [0u64; 3]; // minhash checks, simhash checks, skipped
+            let mut keyed: Vec<(u64, u32)> = Vec::with_capacity(heads.len());
+            for &source in sources {
+                keyed.clear();
+                keyed.extend(heads.iter().filter_map(|&h| {
+                    match source {
+                        KeySource::Band(band) => {
+                            if popular.band_is_popular(h, band, cfg.lsh_rows) {
+                                return None; // a template phrase is no evidence of copying
+                            }
+                            band_key(sig(h), band, cfg.lsh_rows).map(|k| (k, h))
+                        }
+                        KeySource::Block(block) => {
+                            block_keys(fps[h as usize].simhash, cfg.simhash_max_hamming)
+                                .nth(block)
+                                .map(|k| (k, h))
+                        }
+                    }
+                }));
+                keyed.sort_unstable();
+                let checks = usize::from(matches!(source, KeySource::Block(_)));
+                for run in keyed.chunk_by(|x, y| x.0 == y.0) {
+                    for (p, &(_, b)) in run.iter().enumerate() {
+                        let from = p.saturating_sub(cfg.max_bucket_compare);
+                        counts[2] += from as u64;
+                        for &(_, a) in &run[from..p] {
+                            counts[checks] += 1;
+                            pairs.push(a, b);
+                        }
                     }
                 }
             }
-            // Pairs found in several bands are verified again; keep each edge once.
-            edges.sort_unstable_by_key(|e| (e.a, e.b));
-            edges.dedup_by_key(|e| (e.a, e.b));
+            (pairs, counts)
         };
-        for band in 0..cfg.lsh_bands {
-            keyed.clear();
-            keyed.extend(heads.iter().filter_map(|&h| {
-                if popular.band_is_popular(h, band, cfg.lsh_rows) {
-                    return None; // a template phrase is no evidence of copying
+        let mut pairs = CandidatePairs::default();
+        for (part, counts) in in_parallel(threads, &keys, search) {
+            pairs.merge(part);
+            stats.minhash_candidate_checks += counts[0];
+            stats.simhash_candidate_checks += counts[1];
+            stats.bucket_comparisons_skipped += counts[2];
+        }
+        let pairs = pairs.into_sorted();
+
+        // 6: verification of each distinct candidate pair, once; chunks of the sorted pairs on
+        // the threads, their edges concatenated in order.
+        let need = Thresholds::new(cfg);
+        let verify = |chunk: &[(u32, u32)]| -> Vec<Edge> {
+            let mut edges = Vec::new();
+            for &(a, b) in chunk {
+                let (agree, rows) = popular.agreements(a, b, sig(a), sig(b));
+                let near_mh = need.accepts(agree, rows);
+                let near_sh = hamming(fps[a as usize].simhash, fps[b as usize].simhash)
+                    <= cfg.simhash_max_hamming
+                    && rows >= need.min_rows;
+                if near_mh || near_sh {
+                    edges.push(Edge {
+                        strength: strength(agree, rows),
+                        a,
+                        b,
+                    });
                 }
-                band_key(sig(h), band, cfg.lsh_rows).map(|k| (k, h))
-            }));
-            scan(
-                &mut keyed,
-                &mut edges,
-                &mut stats.minhash_candidate_checks,
-                &mut stats.bucket_comparisons_skipped,
-            );
-        }
-        for block in 0..=cfg.simhash_max_hamming as usize {
-            keyed.clear();
-            keyed.extend(heads.iter().filter_map(|&h| {
-                block_keys(fps[h as usize].simhash, cfg.simhash_max_hamming)
-                    .nth(block)
-                    .map(|k| (k, h))
-            }));
-            scan(
-                &mut keyed,
-                &mut edges,
-                &mut stats.simhash_candidate_checks,
-                &mut stats.bucket_comparisons_skipped,
-            );
-        }
+            }
+            edges
+        };
+        let mut edges: Vec<Edge> = in_parallel(threads, &pairs, verify)
+            .into_iter()
+            .flatten()
+            .collect();
+        drop(pairs);
         stats.verified_pairs = edges.len() as u64;
 
         // 7: guarded union-find, strongest edges first.
@@ -433,6 +451,81 @@ impl Clusterer {
             boilerplate,
             stats,
         }
+    }
+}
+
+/// Where LSH keys come from: a MinHash band or a SimHash block.
+#[derive(Debug, Clone, Copy)]
+enum KeySource {
+    Band(usize),
+    Block(usize),
+}
+
+/// Runs `work` on up to `threads` contiguous chunks of `items` at once and returns the results
+/// in chunk order, so the outcome is the same for any thread count.
+fn in_parallel<T: Sync, R: Send>(
+    threads: usize,
+    items: &[T],
+    work: impl Fn(&[T]) -> R + Sync,
+) -> Vec<R> {
+    let chunk = items.len().div_ceil(threads.max(1)).max(1);
+    if threads <= 1 || items.len() <= 1 {
+        return vec![work(items)];
+    }
+    std::thread::scope(|s| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|c| {
+                let work = &work;
+                s.spawn(move || work(c))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
+}
+
+/// Candidate pairs `(a, b)`, `a < b`, gathered from every band and block. Kept compact: the
+/// list is sorted and de-duplicated whenever it has doubled since the last time, so memory follows
+/// the distinct pairs, not the (many times larger) band collisions of near copies.
+#[derive(Default)]
+struct CandidatePairs {
+    pairs: Vec<u64>,
+    distinct: usize,
+}
+
+impl CandidatePairs {
+    fn push(&mut self, a: u32, b: u32) {
+        self.pairs.push(u64::from(a) << 32 | u64::from(b));
+        if self.pairs.len() >= 2 * self.distinct + (1 << 16) {
+            self.compact();
+        }
+    }
+
+    fn merge(&mut self, other: CandidatePairs) {
+        if self.pairs.is_empty() {
+            *self = other;
+            return;
+        }
+        self.pairs.extend(other.pairs);
+        self.compact();
+    }
+
+    fn compact(&mut self) {
+        self.pairs.sort_unstable();
+        self.pairs.dedup();
+        self.distinct = self.pairs.len();
+    }
+
+    /// The distinct pairs in ascending order.
+    fn into_sorted(mut self) -> Vec<(u32, u32)> {
+        self.compact();
+        self.pairs
+            .into_iter()
+            .map(|p| ((p >> 32) as u32, p as u32))
+            .collect()
     }
 }
 
