@@ -94,7 +94,7 @@ impl Normalizer {
 /// Appends the words of the (already folded) `src` to `text`, space-separated, recording ranges.
 fn split_words(src: &str, text: &mut String, words: &mut Vec<(u32, u32)>) {
     if src.is_ascii() {
-        split_ascii(src.as_bytes(), text, words);
+        split_ascii(src, text, words);
         return;
     }
     // Words are recorded as u32 offsets; a text past 4 GiB is cut there (no text is that long after
@@ -130,24 +130,27 @@ fn split_words(src: &str, text: &mut String, words: &mut Vec<(u32, u32)>) {
     end_word(text, words, &mut start);
 }
 
-/// [`split_words`] for ASCII text, byte by byte (same rules: a word is a run of ASCII letters and
-/// digits, lower-cased).
-fn split_ascii(src: &[u8], text: &mut String, words: &mut Vec<(u32, u32)>) {
-    let mut start: Option<usize> = None;
-    for &b in src {
-        if b.is_ascii_alphanumeric() {
-            if start.is_none() {
-                start = Some(begin_word(text));
-            }
-            text.push(char::from(b.to_ascii_lowercase()));
-        } else {
-            end_word(text, words, &mut start);
+/// [`split_words`] for ASCII text (same rules: a word is a run of ASCII letters and digits,
+/// lower-cased): each run is found by scanning bytes, then copied and lower-cased whole.
+fn split_ascii(src: &str, text: &mut String, words: &mut Vec<(u32, u32)>) {
+    let b = src.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        while i < b.len() && !b[i].is_ascii_alphanumeric() {
+            i += 1;
         }
-        if text.len() >= u32::MAX as usize - 8 {
+        let s = i;
+        while i < b.len() && b[i].is_ascii_alphanumeric() {
+            i += 1;
+        }
+        if s == i || text.len() + (i - s) >= u32::MAX as usize - 8 {
             break;
         }
+        let start = begin_word(text);
+        text.push_str(&src[s..i]);
+        text[start..].make_ascii_lowercase();
+        words.push((start as u32, text.len() as u32));
     }
-    end_word(text, words, &mut start);
 }
 
 fn begin_word(text: &mut String) -> usize {
