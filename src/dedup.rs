@@ -20,6 +20,7 @@ use crawlsift_common::limits::{RAW_QUEUE_CAP, TEXT_QUEUE_CAP};
 use crawlsift_dedup::{probability, Clusterer, Clustering, DedupConfig, Fingerprinter, MatchKind};
 use crawlsift_extractor::{Extractor, ExtractorBuilder, Method};
 use crawlsift_reader::{ReaderConfig, Record};
+use serde::Serialize;
 use serde_json::json;
 
 use crate::checkpoint::{Checkpoints, Entry, RunKey};
@@ -389,7 +390,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
 
     let cluster_start = Instant::now();
     let index_bytes = clusterer.index_bytes_per_document();
-    let clustering = clusterer.finish();
+    let clustering = clusterer.finish_on(threads);
     let cluster_time = cluster_start.elapsed();
 
     // Everything below writes outputs: each appears whole or not at all.
@@ -400,23 +401,40 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
         .map(|(i, _)| i)
         .collect();
     let write_start = Instant::now();
-    write_clusters(
-        &args.out.join("clusters.jsonl"),
-        &clustering,
-        &metas,
-        &doc_metas,
-        &inputs,
-    )?;
-    write_documents(
-        &args.out.join("documents.jsonl.gz"),
-        &clustering,
-        &metas,
-        &doc_metas,
-        &inputs,
-    )?;
-    if let (Some(path), Some(sp)) = (&args.text, spill) {
-        sp.write_clean_corpus(path, &clustering, doc_metas.len())?;
-    }
+    // The outputs are independent: write them at the same time (each is serialised and
+    // compressed on its own thread).
+    std::thread::scope(|s| -> anyhow::Result<()> {
+        let clusters_out = args.out.join("clusters.jsonl");
+        let (clustering, metas, doc_metas, inputs) = (&clustering, &metas, &doc_metas, &inputs);
+        let clusters = std::thread::Builder::new()
+            .name("write-clusters".into())
+            .spawn_scoped(s, move || {
+                write_clusters(&clusters_out, clustering, metas, doc_metas, inputs)
+            })?;
+        let text = match (&args.text, spill) {
+            (Some(path), Some(sp)) => Some(
+                std::thread::Builder::new()
+                    .name("write-text".into())
+                    .spawn_scoped(s, move || {
+                        sp.write_clean_corpus(path, clustering, doc_metas.len())
+                    })?,
+            ),
+            _ => None,
+        };
+        let documents = write_documents(
+            &args.out.join("documents.jsonl.gz"),
+            clustering,
+            metas,
+            doc_metas,
+            inputs,
+        );
+        let joined = |h: std::thread::ScopedJoinHandle<'_, anyhow::Result<()>>| {
+            h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+        };
+        let clusters = joined(clusters);
+        let text = text.map(joined).transpose();
+        documents.and(clusters).and(text.map(|_| ()))
+    })?;
     let _ = fs::remove_file(&spill_path);
     let write_time = write_start.elapsed();
     let total = started.elapsed();
@@ -487,20 +505,55 @@ fn refuse_old_outputs(out: &Path, force: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn member_json(
-    m: &DocMeta,
-    similarity: f32,
-    kind: MatchKind,
-    inputs: &InputSet,
-) -> serde_json::Value {
-    json!({
-        "id": m.origin.id,
-        "url": m.origin.url,
-        "file": inputs.name(m.origin.pos.file),
-        "offset": m.origin.pos.offset,
-        "similarity": (similarity as f64 * 10_000.0).round() / 10_000.0,
-        "match": match kind { MatchKind::Representative => "representative", MatchKind::Exact => "exact", MatchKind::Near => "near" },
-    })
+/// One member of a `clusters.jsonl` line.
+#[derive(Serialize)]
+struct MemberLine<'a> {
+    id: &'a str,
+    url: Option<&'a str>,
+    file: &'a str,
+    offset: u64,
+    similarity: f64,
+    #[serde(rename = "match")]
+    kind: &'static str,
+}
+
+/// One line of `clusters.jsonl`.
+#[derive(Serialize)]
+struct ClusterLine<'a> {
+    cluster: usize,
+    size: usize,
+    representative: &'a str,
+    members: Vec<MemberLine<'a>>,
+}
+
+/// One line of `documents.jsonl.gz` for a page.
+#[derive(Serialize)]
+struct DocumentLine<'a> {
+    id: &'a str,
+    url: Option<&'a str>,
+    file: &'a str,
+    offset: u64,
+    title: &'a str,
+    words: Option<u32>,
+    exact_hash: Option<String>,
+    simhash: Option<String>,
+    cluster: Option<u32>,
+    duplicate_of: Option<&'a str>,
+    too_short: bool,
+    boilerplate: bool,
+    skipped: Option<&'a str>,
+}
+
+/// One line of `documents.jsonl.gz` for a record that gave no page.
+#[derive(Serialize)]
+struct SkippedLine<'a> {
+    id: &'a str,
+    url: Option<&'a str>,
+    file: &'a str,
+    offset: u64,
+    cluster: Option<u32>,
+    duplicate_of: Option<&'a str>,
+    skipped: Option<&'a str>,
 }
 
 fn write_clusters(
@@ -512,24 +565,31 @@ fn write_clusters(
 ) -> anyhow::Result<()> {
     let mut f = AtomicFile::create(path)?;
     for (ci, cl) in c.clusters.iter().enumerate() {
-        let members: Vec<_> = cl
+        let members = cl
             .members
             .iter()
             .map(|m| {
-                member_json(
-                    &metas[doc_metas[m.doc as usize]],
-                    m.similarity,
-                    m.kind,
-                    inputs,
-                )
+                let o = &metas[doc_metas[m.doc as usize]].origin;
+                MemberLine {
+                    id: &o.id,
+                    url: o.url.as_deref(),
+                    file: inputs.name(o.pos.file),
+                    offset: o.pos.offset,
+                    similarity: (m.similarity as f64 * 10_000.0).round() / 10_000.0,
+                    kind: match m.kind {
+                        MatchKind::Representative => "representative",
+                        MatchKind::Exact => "exact",
+                        MatchKind::Near => "near",
+                    },
+                }
             })
             .collect();
-        let line = json!({
-            "cluster": ci,
-            "size": cl.members.len(),
-            "representative": metas[doc_metas[cl.representative as usize]].origin.id,
-            "members": members,
-        });
+        let line = ClusterLine {
+            cluster: ci,
+            size: cl.members.len(),
+            representative: &metas[doc_metas[cl.representative as usize]].origin.id,
+            members,
+        };
         serde_json::to_writer(&mut f, &line)?;
         f.write_all(b"\n")?;
     }
@@ -552,31 +612,51 @@ fn write_documents(
             }
         }
     }
-    let too_short: std::collections::HashSet<u32> = c.too_short.iter().copied().collect();
-    let boilerplate: std::collections::HashSet<u32> = c.boilerplate.iter().copied().collect();
+    let mut flags = vec![(false, false); doc_metas.len()]; // (too short, boilerplate)
+    for &d in &c.too_short {
+        flags[d as usize].0 = true;
+    }
+    for &d in &c.boilerplate {
+        flags[d as usize].1 = true;
+    }
     let mut f = AtomicFile::create(path)?;
     for m in metas {
-        let line = match m.doc {
+        let o = &m.origin;
+        let file = inputs.name(o.pos.file);
+        match m.doc {
             Some(d) => {
                 let fp = m.fp;
-                json!({
-                    "id": m.origin.id, "url": m.origin.url, "file": inputs.name(m.origin.pos.file),
-                    "offset": m.origin.pos.offset, "title": m.title, "words": fp.map(|f| f.0),
-                    "exact_hash": fp.map(|f| format!("{:032x}", f.1)),
-                    "simhash": fp.map(|f| format!("{:016x}", f.2)),
-                    "cluster": assign[d as usize],
-                    "duplicate_of": dup_of[d as usize].map(|r| &metas[doc_metas[r as usize]].origin.id),
-                    "too_short": too_short.contains(&d),
-                    "boilerplate": boilerplate.contains(&d),
-                    "skipped": null,
-                })
+                let line = DocumentLine {
+                    id: &o.id,
+                    url: o.url.as_deref(),
+                    file,
+                    offset: o.pos.offset,
+                    title: &m.title,
+                    words: fp.map(|f| f.0),
+                    exact_hash: fp.map(|f| format!("{:032x}", f.1)),
+                    simhash: fp.map(|f| format!("{:016x}", f.2)),
+                    cluster: assign[d as usize],
+                    duplicate_of: dup_of[d as usize]
+                        .map(|r| metas[doc_metas[r as usize]].origin.id.as_str()),
+                    too_short: flags[d as usize].0,
+                    boilerplate: flags[d as usize].1,
+                    skipped: None,
+                };
+                serde_json::to_writer(&mut f, &line)?;
             }
-            None => json!({
-                "id": m.origin.id, "url": m.origin.url, "file": inputs.name(m.origin.pos.file),
-                "offset": m.origin.pos.offset, "cluster": null, "duplicate_of": null, "skipped": m.skipped,
-            }),
-        };
-        serde_json::to_writer(&mut f, &line)?;
+            None => {
+                let line = SkippedLine {
+                    id: &o.id,
+                    url: o.url.as_deref(),
+                    file,
+                    offset: o.pos.offset,
+                    cluster: None,
+                    duplicate_of: None,
+                    skipped: m.skipped.as_deref(),
+                };
+                serde_json::to_writer(&mut f, &line)?;
+            }
+        }
         f.write_all(b"\n")?;
     }
     f.commit()
