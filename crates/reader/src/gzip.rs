@@ -94,6 +94,33 @@ fn is_bomb(out: u64, inp: u64) -> bool {
         .saturating_add(INFLATE_RATIO_GRACE_BYTES)
 }
 
+/// Inflates `data` when it is exactly one gzip member (no other member header after its own
+/// header) whose trailer size is at most `limit`, in one call with libdeflate (faster than
+/// streaming, see [`GzipStream`]). `None` when that does not hold or the member is corrupt: the
+/// caller then streams the data, which also handles several members and reports errors.
+pub(crate) fn inflate_single_member(data: &[u8], limit: usize) -> Option<Vec<u8>> {
+    thread_local! {
+        static DECOMPRESSOR: std::cell::RefCell<libdeflater::Decompressor> =
+            std::cell::RefCell::new(libdeflater::Decompressor::new());
+    }
+    if data.len() < 18 || !matches!(parse_header(data), GzHeader::Ok(_)) {
+        return None;
+    }
+    if next_header(data, 18).is_some() {
+        return None;
+    }
+    let t = &data[data.len() - 4..];
+    let size = u32::from_le_bytes([t[0], t[1], t[2], t[3]]) as usize;
+    if size > limit || is_bomb(size as u64, data.len() as u64) {
+        return None;
+    }
+    let mut out = vec![0u8; size];
+    let n = DECOMPRESSOR
+        .with(|d| d.borrow_mut().gzip_decompress(data, &mut out))
+        .ok()?;
+    (n == size).then_some(out)
+}
+
 /// Outcome of the whole-member fast path.
 enum Fast {
     /// The member was inflated into the buffer.

@@ -238,7 +238,10 @@ fn decode_body(resp: &mut HttpResponse, raw: Bytes) {
         let limit = decode_limit(body.len());
         let out = match *coding {
             "identity" | "none" => continue,
-            "gzip" | "x-gzip" => read_bounded(flate2::read::MultiGzDecoder::new(&body[..]), limit),
+            "gzip" | "x-gzip" => match crate::gzip::inflate_single_member(&body, limit) {
+                Some(v) => Decoded::Ok(v),
+                None => read_bounded(flate2::read::MultiGzDecoder::new(&body[..]), limit),
+            },
             "deflate" => {
                 let z = read_bounded(flate2::read::ZlibDecoder::new(&body[..]), limit);
                 if matches!(z, Decoded::Failed) {
@@ -415,6 +418,27 @@ mod tests {
         let r = parse_response(&Bytes::from(m)).unwrap();
         assert_eq!(&r.body[..], b"hello world");
         assert_eq!(r.flags, HttpFlags::default());
+    }
+
+    #[test]
+    fn gzip_bodies_of_one_or_several_members_decode_whole() {
+        let head = b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n".to_vec();
+        let one = [head.clone(), gz(b"one member")].concat();
+        assert_eq!(
+            &parse_response(&Bytes::from(one)).unwrap().body[..],
+            b"one member"
+        );
+        let two = [head.clone(), gz(b"first, "), gz(b"second")].concat();
+        let r = parse_response(&Bytes::from(two)).unwrap();
+        assert_eq!(&r.body[..], b"first, second");
+        assert_eq!(r.flags, HttpFlags::default());
+        // A trailer whose size is wrong is caught (libdeflate checks it) and the streaming decoder
+        // decides: the data inflates, but its size check fails, so the header lied.
+        let mut bad = gz(b"wrong size trailer");
+        let n = bad.len();
+        bad[n - 4] ^= 1;
+        let r = parse_response(&Bytes::from([head, bad].concat())).unwrap();
+        assert!(r.flags.encoding_lie);
     }
 
     #[test]
