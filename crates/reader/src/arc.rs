@@ -3,6 +3,7 @@
 //! longer v2 line, whose length is likewise last), the `filedesc://` file header record, and the
 //! splitting step with resync on the next header line.
 
+use crate::fields::Fields;
 use crawlsift_common::limits::{MAX_HEADER_BYTES, MAX_RECORD_BYTES};
 
 use crate::error::ErrorKind;
@@ -123,15 +124,14 @@ fn make(
     } else {
         RecordKind::Arc
     };
-    let mut headers = vec![
-        ("URL".to_string(), h.url.clone()),
-        ("IP-address".to_string(), h.ip.clone()),
-        ("Archive-date".to_string(), h.date.clone()),
-    ];
+    let mut headers = Fields::default();
+    headers.push("URL", &h.url);
+    headers.push("IP-address", &h.ip);
+    headers.push("Archive-date", &h.date);
     if let Some(ct) = &h.content_type {
-        headers.push(("Content-type".to_string(), ct.clone()));
+        headers.push("Content-type", ct);
     }
-    headers.push(("Archive-length".to_string(), h.length.to_string()));
+    headers.push("Archive-length", &h.length.to_string());
     Parsed {
         start,
         next,

@@ -7,6 +7,7 @@
 //! record is never lost. Decoded output is bounded by `MAX_RECORD_BYTES` and by
 //! `MAX_INFLATE_RATIO` (decompression bombs are stopped, not allocated).
 
+use crate::fields::Fields;
 use std::io::Read;
 
 use bytes::Bytes;
@@ -48,7 +49,7 @@ pub struct HttpResponse {
     /// Reason phrase (may be empty).
     pub reason: String,
     /// Header fields in order, folded lines joined.
-    pub headers: Vec<(String, String)>,
+    pub headers: Fields,
     /// The decoded body (a slice of the record when nothing had to be decoded).
     pub body: Bytes,
     /// What went wrong while decoding; the body is then the raw body as stored.
@@ -58,7 +59,7 @@ pub struct HttpResponse {
 impl HttpResponse {
     /// The first header value named `name` (ASCII case-insensitive).
     pub fn header(&self, name: &str) -> Option<&str> {
-        crate::record::field(&self.headers, name)
+        self.headers.get(name)
     }
 
     /// The media type of `Content-Type` without parameters, lowercased (`text/html`).
@@ -139,7 +140,7 @@ fn parse_head(head: &[u8], need_status: bool) -> Result<HttpResponse, HttpError>
         version: String::new(),
         status: 0,
         reason: String::new(),
-        headers: Vec::new(),
+        headers: Fields::with_capacity(head.len(), 16),
         body: Bytes::new(),
         flags: HttpFlags::default(),
     };
@@ -174,19 +175,17 @@ fn parse_head(head: &[u8], need_status: bool) -> Result<HttpResponse, HttpError>
             continue;
         }
         if line[0] == b' ' || line[0] == b'\t' {
-            if let Some((_, v)) = resp.headers.last_mut() {
+            if resp.headers.last_value().is_some() {
                 let cont = String::from_utf8_lossy(line);
-                v.push(' ');
-                v.push_str(cont.trim());
+                resp.headers.append_to_last(" ");
+                resp.headers.append_to_last(cont.trim());
             }
             continue;
         }
         if let Some(colon) = memchr::memchr(b':', line) {
-            let name = String::from_utf8_lossy(&line[..colon]).trim().to_string();
-            let value = String::from_utf8_lossy(&line[colon + 1..])
-                .trim()
-                .to_string();
-            resp.headers.push((name, value));
+            let name = String::from_utf8_lossy(&line[..colon]);
+            let value = String::from_utf8_lossy(&line[colon + 1..]);
+            resp.headers.push(name.trim(), value.trim());
         }
     }
     Ok(resp)

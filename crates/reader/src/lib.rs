@@ -40,6 +40,7 @@ mod decode;
 pub mod detect;
 pub mod digest;
 pub mod error;
+mod fields;
 mod frames;
 pub mod gzip;
 pub mod http;
@@ -60,6 +61,7 @@ use bytes::Bytes;
 use crawlsift_common::limits::{PARALLEL_MIN_FILE_BYTES, PARALLEL_RANGE_BYTES, READ_BUFFER_BYTES};
 
 pub use crate::error::{ErrorKind, HttpError, ReadError, RecordError};
+pub use crate::fields::Fields;
 pub use crate::http::{HttpFlags, HttpResponse};
 pub use crate::input::{expand_inputs, Input};
 pub use crate::record::{Format, Record, RecordKind};

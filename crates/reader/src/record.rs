@@ -1,6 +1,7 @@
 //! The [`Record`] handed to callers: position, identity, metadata, header fields and block bytes,
 //! plus lazy access to the HTTP message it carries ([`Record::http`], [`Record::payload`]).
 
+use crate::fields::Fields;
 use bytes::Bytes;
 use crawlsift_common::SourcePos;
 
@@ -96,15 +97,6 @@ impl RecordKind {
     }
 }
 
-/// The first value named `name` (ASCII case-insensitive) among header fields in order: the
-/// lookup rule of WARC, ARC and HTTP headers alike.
-pub(crate) fn field<'a>(fields: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    fields
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case(name))
-        .map(|(_, v)| v.as_str())
-}
-
 /// One record of an archive.
 ///
 /// `block` is the record body: for WARC the Content-Length bytes after the header, for ARC the
@@ -129,7 +121,7 @@ pub struct Record {
     /// the `<DOCHDR>` Content-Type for TREC Web).
     pub content_type: Option<String>,
     /// Header fields in order (WARC named fields with folded lines joined; ARC fields by name).
-    pub headers: Vec<(String, String)>,
+    pub headers: Fields,
     /// The record body (see the type's documentation).
     pub block: Bytes,
     /// TREC Web only: the HTTP status and header lines from `<DOCHDR>` (after the URL line).
@@ -142,7 +134,7 @@ pub struct Record {
 impl Record {
     /// The first header value named `name` (ASCII case-insensitive).
     pub fn header(&self, name: &str) -> Option<&str> {
-        crate::record::field(&self.headers, name)
+        self.headers.get(name)
     }
 
     /// Whether the block (or TREC `<DOCHDR>`) holds an HTTP response that [`Record::http`] parses.

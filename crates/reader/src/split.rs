@@ -13,6 +13,7 @@ use crawlsift_common::SourcePos;
 use crate::decode::{offset_of, rebase, Decode, Mark};
 use crate::detect::detect_format;
 use crate::error::ErrorKind;
+use crate::fields::Fields;
 use crate::pool::POOL;
 use crate::record::{Format, Record, RecordKind};
 use crate::report::FileReport;
@@ -28,7 +29,7 @@ pub(crate) struct Parsed {
     pub url: Option<String>,
     pub date: Option<String>,
     pub content_type: Option<String>,
-    pub headers: Vec<(String, String)>,
+    pub headers: Fields,
     pub block: Range<usize>,
     pub http_head: Option<Range<usize>>,
     pub error: Option<(ErrorKind, String)>,

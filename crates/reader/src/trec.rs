@@ -3,6 +3,7 @@
 //! HTTP header lines before the page; TREC text documents (AP, FT, ...) carry `<TEXT>`. Stray
 //! `</DOC>`s, documents without an id and unterminated documents are counted and skipped or cut.
 
+use crate::fields::Fields;
 use crawlsift_common::limits::{MAX_RECORD_BYTES, MAX_TREC_HEAD_BYTES};
 use memchr::memmem;
 
@@ -217,9 +218,10 @@ pub(crate) fn step(buf: &[u8], at: usize, eof: bool) -> Step {
                 .and_then(|r| r.header("content-type").map(str::to_string));
             let body_start = strip_one_newline_front(buf, hb + 9, end);
             let body_end = strip_one_newline_back(buf, body_start, end);
-            let mut headers = vec![("DOCNO".to_string(), id.clone())];
+            let mut headers = Fields::default();
+            headers.push("DOCNO", &id);
             if let Some(u) = &url {
-                headers.push(("URL".to_string(), u.clone()));
+                headers.push("URL", u);
             }
             return Step::Rec(Parsed {
                 start: o,
@@ -251,11 +253,11 @@ pub(crate) fn step(buf: &[u8], at: usize, eof: bool) -> Step {
         start: o,
         next,
         kind: RecordKind::TrecText,
-        id: id.clone(),
+        headers: [("DOCNO", id.as_str())].into_iter().collect(),
+        id,
         url: None,
         date: None,
         content_type: Some("text/plain".to_string()),
-        headers: vec![("DOCNO".to_string(), id)],
         block: a..b,
         http_head: None,
         error,

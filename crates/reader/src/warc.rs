@@ -2,6 +2,7 @@
 //! parsing and the splitting step that finds one record in a decoded buffer, tolerating wrong or
 //! missing `Content-Length` by resynchronising on the next `WARC/` line.
 
+use crate::fields::Fields;
 use std::ops::Range;
 
 use crawlsift_common::limits::{MAX_HEADER_BYTES, MAX_RECORD_BYTES};
@@ -16,13 +17,13 @@ pub struct WarcHeader {
     /// Version from the first line (`1.0`, `0.17`, ...).
     pub version: String,
     /// Named fields in order; folded continuation lines joined with one space.
-    pub fields: Vec<(String, String)>,
+    pub fields: Fields,
 }
 
 impl WarcHeader {
     /// First value of field `name` (ASCII case-insensitive).
     pub fn get(&self, name: &str) -> Option<&str> {
-        crate::record::field(&self.fields, name)
+        self.fields.get(name)
     }
 }
 
@@ -58,30 +59,26 @@ pub fn parse_header(h: &[u8]) -> Option<WarcHeader> {
         return None;
     }
     let version = String::from_utf8_lossy(&first[5..]).trim().to_string();
-    let mut fields: Vec<(String, String)> = Vec::new();
+    let mut fields = Fields::with_capacity(h.len(), 16);
     for line in lines {
         if line.is_empty() {
             continue;
         }
         if line[0] == b' ' || line[0] == b'\t' {
-            if let Some((_, v)) = fields.last_mut() {
-                let cont = String::from_utf8_lossy(line);
-                let cont = cont.trim();
-                if !cont.is_empty() {
-                    if !v.is_empty() {
-                        v.push(' ');
-                    }
-                    v.push_str(cont);
+            let cont = String::from_utf8_lossy(line);
+            let cont = cont.trim();
+            if !cont.is_empty() {
+                if fields.last_value().is_some_and(|v| !v.is_empty()) {
+                    fields.append_to_last(" ");
                 }
+                fields.append_to_last(cont);
             }
             continue;
         }
         if let Some(colon) = memchr::memchr(b':', line) {
-            let name = String::from_utf8_lossy(&line[..colon]).trim().to_string();
-            let value = String::from_utf8_lossy(&line[colon + 1..])
-                .trim()
-                .to_string();
-            fields.push((name, value));
+            let name = String::from_utf8_lossy(&line[..colon]);
+            let value = String::from_utf8_lossy(&line[colon + 1..]);
+            fields.push(name.trim(), value.trim());
         }
     }
     Some(WarcHeader { version, fields })
