@@ -27,6 +27,9 @@ pub(crate) trait Sink {
     fn start_tag(&mut self, name: &[u8]);
     /// An attribute of the current start tag; returns whether its value is wanted.
     fn attribute(&mut self, name: &[u8]) -> bool;
+    /// Whether the value of an attribute with this (lowercase) name may be wanted: such values
+    /// are never decoded by the fast lexer (`crate::lexer`), which leaves them to html5gum.
+    fn reads_value(&self, name: &[u8]) -> bool;
     /// The (non-empty) value of the attribute last reported as wanted.
     fn attribute_value(&mut self, value: &[u8]);
     /// The current start tag ends.
@@ -48,9 +51,10 @@ enum TagType {
     End,
 }
 
-/// The emitter: owns the buffers of the token being read.
-pub(crate) struct Events<'s, S: Sink> {
-    sink: &'s mut S,
+/// The buffers of the token being read; they outlive one [`Events`], which the fast lexer and
+/// each html5gum run it hands over to borrow in turn.
+#[derive(Debug)]
+pub(crate) struct EmitState {
     tag_type: TagType,
     self_closing: bool,
     tag_name: Vec<u8>,
@@ -63,12 +67,14 @@ pub(crate) struct Events<'s, S: Sink> {
     /// UTF-8 on its own (the tokenizer can split a character after a `&` or `<`), so that the
     /// lossy decoding sees what it would see on the whole run.
     text: Vec<u8>,
+    /// A token was just emitted and the tokenizer is back in the data state with nothing read
+    /// ahead: html5gum's iterator stops here so that the fast lexer can take over.
+    clean: bool,
 }
 
-impl<'s, S: Sink> Events<'s, S> {
-    pub(crate) fn new(sink: &'s mut S) -> Self {
-        Events {
-            sink,
+impl Default for EmitState {
+    fn default() -> Self {
+        EmitState {
             tag_type: TagType::None,
             self_closing: false,
             tag_name: Vec::new(),
@@ -77,43 +83,74 @@ impl<'s, S: Sink> Events<'s, S> {
             attr_value: Vec::new(),
             value_wanted: false,
             text: Vec::new(),
+            clean: false,
+        }
+    }
+}
+
+/// The emitter: a sink and the token buffers.
+pub(crate) struct Events<'a, S: Sink> {
+    sink: &'a mut S,
+    st: &'a mut EmitState,
+}
+
+impl<'a, S: Sink> Events<'a, S> {
+    pub(crate) fn new(sink: &'a mut S, st: &'a mut EmitState) -> Self {
+        st.clean = false;
+        Events { sink, st }
+    }
+
+    /// Text known to be valid UTF-8 (a slice of the page), as [`Emitter::emit_string`] takes it.
+    #[inline]
+    pub(crate) fn emit_str(&mut self, s: &str) {
+        match self.sink.text_mode() {
+            TextMode::Drop => {}
+            TextMode::Pieces if self.st.text.is_empty() => self.sink.text(s),
+            TextMode::Pieces | TextMode::Whole => self.st.text.extend_from_slice(s.as_bytes()),
         }
     }
 
+    /// Whether the sink may want the value of an attribute named `name` (lowercase).
+    pub(crate) fn reads_value(&self, name: &[u8]) -> bool {
+        self.sink.reads_value(name)
+    }
+
     fn flush_text(&mut self) {
-        if !self.text.is_empty() {
-            self.sink.text(&String::from_utf8_lossy(&self.text));
-            self.text.clear();
+        if !self.st.text.is_empty() {
+            self.sink.text(&String::from_utf8_lossy(&self.st.text));
+            self.st.text.clear();
         }
     }
 
     fn flush_open_start_tag(&mut self) {
-        if self.tag_type == TagType::Start && !self.tag_name.is_empty() {
-            self.sink.start_tag(&self.tag_name);
-            self.value_wanted = false;
-            self.last_start_tag.clear();
-            std::mem::swap(&mut self.last_start_tag, &mut self.tag_name);
+        if self.st.tag_type == TagType::Start && !self.st.tag_name.is_empty() {
+            self.sink.start_tag(&self.st.tag_name);
+            self.st.value_wanted = false;
+            self.st.last_start_tag.clear();
+            let st = &mut *self.st;
+            std::mem::swap(&mut st.last_start_tag, &mut st.tag_name);
         }
     }
 
     fn flush_attribute_name(&mut self) {
-        if !self.attr_name.is_empty() {
-            self.value_wanted = self.sink.attribute(&self.attr_name);
-            self.attr_name.clear();
+        if !self.st.attr_name.is_empty() {
+            self.st.value_wanted = self.sink.attribute(&self.st.attr_name);
+            self.st.attr_name.clear();
         }
     }
 
     fn flush_attribute(&mut self) {
         self.flush_attribute_name();
-        if !self.attr_value.is_empty() {
-            self.sink.attribute_value(&self.attr_value);
-            self.attr_value.clear();
+        if !self.st.attr_value.is_empty() {
+            self.sink.attribute_value(&self.st.attr_value);
+            self.st.attr_value.clear();
         }
     }
 }
 
 impl<S: Sink> Emitter for Events<'_, S> {
-    type Token = std::convert::Infallible;
+    /// Yielded at each clean point (see [`EmitState`]).
+    type Token = ();
 
     /// Parse errors are not wanted: html5gum then skips its per-character validity checks.
     #[inline]
@@ -122,8 +159,9 @@ impl<S: Sink> Emitter for Events<'_, S> {
     }
 
     fn set_last_start_tag(&mut self, last_start_tag: Option<&[u8]>) {
-        self.last_start_tag.clear();
-        self.last_start_tag
+        self.st.last_start_tag.clear();
+        self.st
+            .last_start_tag
             .extend_from_slice(last_start_tag.unwrap_or_default());
     }
 
@@ -134,30 +172,30 @@ impl<S: Sink> Emitter for Events<'_, S> {
     fn emit_error(&mut self, _: html5gum::Error) {}
 
     fn pop_token(&mut self) -> Option<Self::Token> {
-        None
+        std::mem::take(&mut self.st.clean).then_some(())
     }
 
     #[inline]
     fn emit_string(&mut self, s: &[u8]) {
         match self.sink.text_mode() {
             TextMode::Drop => {}
-            TextMode::Pieces if self.text.is_empty() => match std::str::from_utf8(s) {
+            TextMode::Pieces if self.st.text.is_empty() => match std::str::from_utf8(s) {
                 Ok(s) => self.sink.text(s),
-                Err(_) => self.text.extend_from_slice(s),
+                Err(_) => self.st.text.extend_from_slice(s),
             },
-            TextMode::Pieces | TextMode::Whole => self.text.extend_from_slice(s),
+            TextMode::Pieces | TextMode::Whole => self.st.text.extend_from_slice(s),
         }
     }
 
     fn init_start_tag(&mut self) {
-        self.tag_name.clear();
-        self.tag_type = TagType::Start;
-        self.self_closing = false;
+        self.st.tag_name.clear();
+        self.st.tag_type = TagType::Start;
+        self.st.self_closing = false;
     }
 
     fn init_end_tag(&mut self) {
-        self.tag_name.clear();
-        self.tag_type = TagType::End;
+        self.st.tag_name.clear();
+        self.st.tag_type = TagType::End;
     }
 
     fn init_comment(&mut self) {
@@ -167,29 +205,34 @@ impl<S: Sink> Emitter for Events<'_, S> {
     fn emit_current_tag(&mut self) -> Option<State> {
         self.flush_attribute();
         self.flush_text();
-        match self.tag_type {
+        match self.st.tag_type {
             TagType::Start => {
                 self.flush_open_start_tag();
-                self.sink.start_tag_end(self.self_closing);
+                self.sink.start_tag_end(self.st.self_closing);
             }
             TagType::End => {
-                self.last_start_tag.clear();
-                self.sink.end_tag(&self.tag_name);
+                self.st.last_start_tag.clear();
+                self.sink.end_tag(&self.st.tag_name);
             }
             TagType::None => {}
         }
-        naive_next_state(&self.last_start_tag)
+        let next = naive_next_state(&self.st.last_start_tag);
+        self.st.clean = next.is_none();
+        next
     }
 
-    fn emit_current_comment(&mut self) {}
+    fn emit_current_comment(&mut self) {
+        self.st.clean = true;
+    }
 
     fn emit_current_doctype(&mut self) {
         self.sink.doctype();
+        self.st.clean = true;
     }
 
     fn set_self_closing(&mut self) {
-        if self.tag_type != TagType::End {
-            self.self_closing = true;
+        if self.st.tag_type != TagType::End {
+            self.st.self_closing = true;
         }
     }
 
@@ -197,7 +240,7 @@ impl<S: Sink> Emitter for Events<'_, S> {
 
     #[inline]
     fn push_tag_name(&mut self, s: &[u8]) {
-        self.tag_name.extend_from_slice(s);
+        self.st.tag_name.extend_from_slice(s);
     }
 
     fn push_comment(&mut self, _: &[u8]) {}
@@ -215,16 +258,16 @@ impl<S: Sink> Emitter for Events<'_, S> {
 
     #[inline]
     fn push_attribute_name(&mut self, s: &[u8]) {
-        if self.tag_type == TagType::Start {
-            self.attr_name.extend_from_slice(s);
+        if self.st.tag_type == TagType::Start {
+            self.st.attr_name.extend_from_slice(s);
         }
     }
 
     #[inline]
     fn push_attribute_value(&mut self, s: &[u8]) {
         self.flush_attribute_name();
-        if self.value_wanted && self.tag_type == TagType::Start {
-            self.attr_value.extend_from_slice(s);
+        if self.st.value_wanted && self.st.tag_type == TagType::Start {
+            self.st.attr_value.extend_from_slice(s);
         }
     }
 
@@ -237,9 +280,9 @@ impl<S: Sink> Emitter for Events<'_, S> {
     fn push_doctype_system_identifier(&mut self, _: &[u8]) {}
 
     fn current_is_appropriate_end_tag_token(&mut self) -> bool {
-        self.tag_type == TagType::End
-            && !self.last_start_tag.is_empty()
-            && self.last_start_tag == self.tag_name
+        self.st.tag_type == TagType::End
+            && !self.st.last_start_tag.is_empty()
+            && self.st.last_start_tag == self.st.tag_name
     }
 
     fn adjusted_current_node_present_but_not_in_html_namespace(&mut self) -> bool {

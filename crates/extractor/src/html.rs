@@ -7,14 +7,12 @@
 //! end-tag lookup scans at most that many entries and time stays linear on any nesting.
 
 use crawlsift_common::limits::MAX_DOM_DEPTH;
-use html5gum::Tokenizer;
 
 use crate::chars::{class_at, word_end, Class};
 use crate::dom::{
     class_hints, hint, role_hints, style_hides, Block, Chunk, Doc, Node, Tag, TagKind,
 };
-use crate::emit::{Events, Sink, TextMode};
-use crate::input::Input;
+use crate::emit::{Sink, TextMode};
 
 /// Longest title kept, in bytes.
 const MAX_TITLE_BYTES: usize = 4096;
@@ -28,6 +26,7 @@ struct Entry {
     skip: bool,
 }
 
+/// The attributes the builder reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Attr {
     Other,
@@ -38,6 +37,38 @@ enum Attr {
     AriaModal,
     Role,
     Href,
+    Open,
+    Hidden,
+}
+
+impl Attr {
+    /// Whether its value is read.
+    fn has_value(self) -> bool {
+        matches!(
+            self,
+            Attr::Class
+                | Attr::ClassName
+                | Attr::Style
+                | Attr::AriaHidden
+                | Attr::AriaModal
+                | Attr::Role
+        )
+    }
+}
+
+fn attr_kind(name: &[u8]) -> Attr {
+    match name {
+        b"class" => Attr::ClassName,
+        b"id" => Attr::Class,
+        b"role" => Attr::Role,
+        b"style" => Attr::Style,
+        b"aria-hidden" => Attr::AriaHidden,
+        b"aria-modal" => Attr::AriaModal,
+        b"href" => Attr::Href,
+        b"open" => Attr::Open,
+        b"hidden" => Attr::Hidden,
+        _ => Attr::Other,
+    }
 }
 
 /// Builds a [`Doc`] from tokenizer events.
@@ -159,7 +190,7 @@ fn parse_once(html: &str, doc: &mut Doc) -> bool {
         chunk_start: None,
         chunk_words: 0,
     };
-    for _ in Tokenizer::new_with_emitter(Input::new(html), Events::new(&mut b)) {}
+    crate::lexer::run(html, &mut b);
     b.finish();
     b.title_unclosed
 }
@@ -176,33 +207,22 @@ impl Sink for Builder<'_> {
     }
 
     fn attribute(&mut self, name: &[u8]) -> bool {
-        self.cur_attr = match name {
-            b"class" => Attr::ClassName,
-            b"id" => Attr::Class,
-            b"role" => Attr::Role,
-            b"style" => Attr::Style,
-            b"aria-hidden" => Attr::AriaHidden,
-            b"aria-modal" => Attr::AriaModal,
-            b"href" => {
-                self.cur_href = true;
-                Attr::Href
-            }
-            b"open" => {
-                self.cur_open = true;
-                Attr::Other
-            }
-            b"hidden" => {
-                self.cur_hints |= hint::HIDDEN;
-                Attr::Other
-            }
-            _ => Attr::Other,
-        };
+        self.cur_attr = attr_kind(name);
+        match self.cur_attr {
+            Attr::Href => self.cur_href = true,
+            Attr::Open => self.cur_open = true,
+            Attr::Hidden => self.cur_hints |= hint::HIDDEN,
+            _ => {}
+        }
         match self.cur_attr {
             // Class names matter only on containers (block elements get nodes).
             Attr::Class | Attr::ClassName => self.cur_tag.kind() == TagKind::Block,
-            Attr::Style | Attr::AriaHidden | Attr::AriaModal | Attr::Role => true,
-            Attr::Other | Attr::Href => false,
+            attr => attr.has_value(),
         }
+    }
+
+    fn reads_value(&self, name: &[u8]) -> bool {
+        attr_kind(name).has_value()
     }
 
     fn attribute_value(&mut self, value: &[u8]) {
@@ -225,7 +245,7 @@ impl Sink for Builder<'_> {
                 }
             }
             Attr::Role => self.cur_hints |= role_hints(value),
-            Attr::Other | Attr::Href => {}
+            Attr::Other | Attr::Href | Attr::Open | Attr::Hidden => {}
         }
     }
 

@@ -8,21 +8,35 @@
 //! tags) with the bit set. Any split of the input
 //! into runs is valid for the tokenizer; this one gives the same runs as html5gum's.
 
+use std::cell::Cell;
 use std::convert::Infallible;
 
 use html5gum::Reader;
 
-/// The page being tokenized.
+/// The page being tokenized, read from a position shared with the fast lexer, which hands the
+/// rest of the page over to html5gum and takes it back where html5gum stopped.
 #[derive(Debug)]
 pub(crate) struct Input<'a> {
-    rest: &'a [u8],
+    html: &'a [u8],
+    pos: &'a Cell<usize>,
 }
 
 impl<'a> Input<'a> {
-    pub(crate) fn new(html: &'a str) -> Self {
+    pub(crate) fn new(html: &'a str, pos: &'a Cell<usize>) -> Self {
         Input {
-            rest: html.as_bytes(),
+            html: html.as_bytes(),
+            pos,
         }
+    }
+
+    #[inline(always)]
+    fn rest(&self) -> &'a [u8] {
+        self.html.get(self.pos.get()..).unwrap_or_default()
+    }
+
+    #[inline(always)]
+    fn advance(&self, n: usize) {
+        self.pos.set(self.pos.get() + n);
     }
 }
 
@@ -67,20 +81,18 @@ impl Reader for Input<'_> {
 
     #[inline(always)]
     fn read_byte(&mut self) -> Result<Option<u8>, Self::Error> {
-        match self.rest.split_first() {
-            Some((&b, rest)) => {
-                self.rest = rest;
-                Ok(Some(b))
-            }
-            None => Ok(None),
+        let b = self.rest().first().copied();
+        if b.is_some() {
+            self.advance(1);
         }
+        Ok(b)
     }
 
     #[inline(always)]
     fn try_read_string(&mut self, s: &[u8], case_sensitive: bool) -> Result<bool, Self::Error> {
-        if let Some(head) = self.rest.get(..s.len()) {
+        if let Some(head) = self.rest().get(..s.len()) {
             if s == head || (!case_sensitive && s.eq_ignore_ascii_case(head)) {
-                self.rest = &self.rest[s.len()..];
+                self.advance(s.len());
                 return Ok(true);
             }
         }
@@ -93,18 +105,18 @@ impl Reader for Input<'_> {
         needle: &[u8],
         _: &'b mut [u8; 4],
     ) -> Result<Option<&'b [u8]>, Self::Error> {
-        if self.rest.is_empty() {
+        let rest = self.rest();
+        if rest.is_empty() {
             return Ok(None);
         }
         // A stop byte is returned alone; otherwise the run before it (or the rest).
-        let at = match find(needle, self.rest) {
+        let at = match find(needle, rest) {
             Some(0) => 1,
             Some(i) => i,
-            None => self.rest.len(),
+            None => rest.len(),
         };
-        let (run, rest) = self.rest.split_at(at);
-        self.rest = rest;
-        Ok(Some(run))
+        self.advance(at);
+        Ok(rest.get(..at))
     }
 }
 
@@ -135,13 +147,16 @@ mod tests {
 
     #[test]
     fn reads_runs_and_stop_bytes() {
-        let mut r = Input::new("ab<c");
+        let pos = Cell::new(0);
+        let mut r = Input::new("ab<c", &pos);
         let mut buf = [0; 4];
         assert_eq!(r.read_until(b"<", &mut buf).unwrap(), Some(&b"ab"[..]));
         assert_eq!(r.read_until(b"<", &mut buf).unwrap(), Some(&b"<"[..]));
         assert_eq!(r.read_until(b"<", &mut buf).unwrap(), Some(&b"c"[..]));
         assert_eq!(r.read_until(b"<", &mut buf).unwrap(), None);
-        let mut r = Input::new("DOCTYPE x");
+        assert_eq!(pos.get(), 4);
+        let pos = Cell::new(0);
+        let mut r = Input::new("DOCTYPE x", &pos);
         assert!(r.try_read_string(b"doctype", false).unwrap());
         assert_eq!(r.read_byte().unwrap(), Some(b' '));
     }

@@ -27,6 +27,7 @@ pub mod error;
 pub mod feed;
 pub mod html;
 mod input;
+mod lexer;
 pub mod plateau;
 pub mod sniff;
 
