@@ -70,19 +70,29 @@ impl Normalizer {
         use caseless::Caseless;
         self.text.clear();
         self.words.clear();
-        if input.is_ascii() {
-            split_words(input, &mut self.text, &mut self.words);
-        } else {
-            for piece in input.split(|c: char| c.is_ascii_whitespace()) {
-                if piece.is_ascii() {
-                    split_words(piece, &mut self.text, &mut self.words);
-                } else {
-                    self.folded.clear();
-                    self.folded
-                        .extend(piece.chars().nfkc().default_case_fold().nfkc());
-                    split_words(&self.folded, &mut self.text, &mut self.words);
-                }
-            }
+        let b = input.as_bytes();
+        let mut done = 0;
+        while done < b.len() {
+            let Some(j) = first_non_ascii(b, done) else {
+                split_ascii(&input[done..], &mut self.text, &mut self.words);
+                break;
+            };
+            // The piece holding byte j runs between the ASCII white space around it; everything
+            // before it is ASCII and is split in one go.
+            let start = b[done..j]
+                .iter()
+                .rposition(u8::is_ascii_whitespace)
+                .map_or(done, |p| done + p + 1);
+            let end = b[j..]
+                .iter()
+                .position(u8::is_ascii_whitespace)
+                .map_or(b.len(), |p| j + p);
+            split_ascii(&input[done..start], &mut self.text, &mut self.words);
+            self.folded.clear();
+            self.folded
+                .extend(input[start..end].chars().nfkc().default_case_fold().nfkc());
+            split_words(&self.folded, &mut self.text, &mut self.words);
+            done = end;
         }
         Normalized {
             text: &self.text,
@@ -90,6 +100,36 @@ impl Normalizer {
         }
     }
 }
+
+/// Position of the first byte at or after `from` that is not ASCII, eight bytes per test.
+fn first_non_ascii(b: &[u8], from: usize) -> Option<usize> {
+    let rest = b.get(from..)?;
+    let mut chunks = rest.chunks_exact(8);
+    let mut skipped = 0;
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        if u64::from_le_bytes(w) & 0x8080_8080_8080_8080 != 0 {
+            break;
+        }
+        skipped += 8;
+    }
+    rest[skipped..]
+        .iter()
+        .position(|&c| !c.is_ascii())
+        .map(|p| from + skipped + p)
+}
+
+/// Bytes that make up ASCII words: letters and digits.
+static ASCII_WORD: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 128 {
+        t[c] = (c as u8).is_ascii_alphanumeric();
+        c += 1;
+    }
+    t
+};
 
 /// Appends the words of the (already folded) `src` to `text`, space-separated, recording ranges.
 fn split_words(src: &str, text: &mut String, words: &mut Vec<(u32, u32)>) {
@@ -136,11 +176,11 @@ fn split_ascii(src: &str, text: &mut String, words: &mut Vec<(u32, u32)>) {
     let b = src.as_bytes();
     let mut i = 0;
     while i < b.len() {
-        while i < b.len() && !b[i].is_ascii_alphanumeric() {
+        while i < b.len() && !ASCII_WORD[usize::from(b[i])] {
             i += 1;
         }
         let s = i;
-        while i < b.len() && b[i].is_ascii_alphanumeric() {
+        while i < b.len() && ASCII_WORD[usize::from(b[i])] {
             i += 1;
         }
         if s == i || text.len() + (i - s) >= u32::MAX as usize - 8 {
