@@ -524,9 +524,11 @@ impl Builder<'_> {
             }
             return;
         }
-        // Runs of word characters are copied whole.
+        // Words are copied in spans: words with one ASCII space between them read the same in
+        // the page and in the text, so a span is copied at once.
+        let bytes = s.as_bytes();
         let mut i = 0;
-        while i < s.len() {
+        while i < bytes.len() {
             match class_at(s, i) {
                 (Class::Space, n) => {
                     self.pending_space = true;
@@ -534,43 +536,63 @@ impl Builder<'_> {
                 }
                 (Class::Control, n) => i += n,
                 (Class::Word | Class::Punct, _) => {
-                    let (j, punct) = word_end(s, i);
-                    self.word(s.get(i..j).unwrap_or(""), punct);
-                    i = j;
+                    let start = i;
+                    let (mut words, mut punct) = (1, 0);
+                    loop {
+                        let (end, p) = word_end(s, i);
+                        punct += p;
+                        i = end;
+                        if bytes.get(i) == Some(&b' ')
+                            && matches!(class_at(s, i + 1).0, Class::Word | Class::Punct)
+                        {
+                            words += 1;
+                            i += 1;
+                        } else {
+                            break;
+                        }
+                    }
+                    self.words(s.get(start..i).unwrap_or(""), words, punct);
                 }
             }
         }
     }
 
-    /// Appends a run of word characters, starting a block or word as the pending state says.
-    fn word(&mut self, run: &str, punct: u32) {
+    /// Appends `span`: `words` runs of word characters with one space between them. The first
+    /// starts a block or a word as the pending state says, or continues the last word.
+    fn words(&mut self, span: &str, words: u32, punct: u32) {
         let text = &mut self.doc.text;
         let pos = text.len() as u32;
-        let mut new_word = false;
+        let mut first_new = true;
         if self.blk_start.is_none() {
             self.blk_start = Some(pos);
-            new_word = true;
         } else if self.pending_newline {
             text.push('\n');
-            new_word = true;
         } else if self.pending_space {
             text.push(' ');
-            new_word = true;
+        } else {
+            first_new = false;
         }
         self.pending_space = false;
         self.pending_newline = false;
-        if new_word {
-            self.blk_words += 1;
+        let new_words = words - 1 + u32::from(first_new);
+        if new_words > 0 {
+            self.blk_words += new_words;
             if self.live_link != usize::MAX {
-                self.blk_links += 1;
+                self.blk_links += new_words;
             }
             if self.chunk_start.is_none() {
-                self.chunk_start = Some(text.len() as u32);
+                // The first new word: this span's first, or the one after its first space.
+                let skip = if first_new {
+                    0
+                } else {
+                    span.find(' ').map_or(0, |k| k + 1)
+                };
+                self.chunk_start = Some((text.len() + skip) as u32);
             }
-            self.chunk_words += 1;
+            self.chunk_words += new_words;
         }
         self.blk_punct += punct;
-        text.push_str(run);
+        text.push_str(span);
     }
 
     fn finish(&mut self) {
