@@ -679,6 +679,16 @@ mod tests {
     }
 
     #[test]
+    fn a_word_split_by_a_tag_stays_one_word() {
+        let d = doc("<p>foo<b>bar baz  qux</b></p>");
+        assert_eq!(d.text, "foobar baz qux");
+        assert_eq!(d.blocks[0].words, 3);
+        // Finn chunks start at the first word that begins after the tag.
+        let c: Vec<(u32, u32, u32)> = d.chunks.iter().map(|c| (c.start, c.end, c.words)).collect();
+        assert_eq!(c, [(0, 3, 1), (7, 14, 2)]);
+    }
+
+    #[test]
     fn nul_bytes_are_dropped() {
         let d = doc("<p>a\0b</p>\0<p\0>c</p>");
         assert!(!d.text.contains('\0'));
