@@ -23,6 +23,11 @@ enum Sink {
 /// zstd level of `.zst` outputs: zstd's default, fast with a good ratio.
 const ZSTD_LEVEL: i32 = 3;
 
+/// gzip level of `.gz` outputs. On `documents.jsonl.gz` of the 20k corpus (10.4 MB of JSON) level
+/// 3 compresses in under half the time of the usual 6 for a file 6% larger (3.29 vs 3.10 MB,
+/// `gzip -3` / `-6`), and writing it was the longest step after clustering.
+const GZIP_LEVEL: u32 = 3;
+
 /// A file written under a temporary name and renamed into place by [`AtomicFile::commit`].
 pub struct AtomicFile {
     sink: Option<Sink>,
@@ -52,7 +57,7 @@ impl AtomicFile {
         let buf = BufWriter::with_capacity(OUTPUT_BUFFER_BYTES, file);
         let lossy = name.to_string_lossy();
         let sink = if lossy.ends_with(".gz") {
-            Sink::Gzip(GzEncoder::new(buf, flate2::Compression::new(6)))
+            Sink::Gzip(GzEncoder::new(buf, flate2::Compression::new(GZIP_LEVEL)))
         } else if lossy.ends_with(".zst") {
             Sink::Zstd(
                 zstd::Encoder::new(buf, ZSTD_LEVEL)
