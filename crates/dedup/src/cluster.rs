@@ -252,7 +252,7 @@ impl Clusterer {
 
         // 3: popular phrases (template rows), counted once per group of same texts.
         let groups = same_text_groups(cfg, fps, &distinct);
-        let popular = Popularity::measure(cfg, fps, &distinct, &groups, &mut stats);
+        let popular = Popularity::measure(cfg, fps, &distinct, &groups, &mut stats, threads);
         drop(groups);
 
         // 4: heads taking part in the near-duplicate search: judged, not template-dominated.
@@ -612,6 +612,7 @@ impl Popularity {
         distinct: &[u32],
         groups: &[u32],
         stats: &mut ClusterStats,
+        threads: usize,
     ) -> Self {
         // Texts ordered by group, so a group's texts are contiguous below.
         let mut order: Vec<(u32, u32)> = groups
@@ -627,7 +628,6 @@ impl Popularity {
         drop(order);
         let perms = cfg.minhash_perms;
         let words_per_doc = perms.div_ceil(64);
-        let mut bits = vec![0u64; fps.len() * words_per_doc];
         // A pair value is shared by chance by about m / 65,536 of m texts; the limit sits well
         // above that.
         let chance = stats.popular_groups as f64 / 65_536.0;
@@ -643,38 +643,53 @@ impl Popularity {
                 by_row[i * m + p] = v;
             }
         }
-        let mut counts = vec![0u16; 1 << 16];
-        // The group that last counted each value: a group counts a value once.
-        let mut last = vec![u32::MAX; 1 << 16];
-        let mut values = vec![0u16; m];
-        for i in 0..perms {
-            for step in 1..=cfg.popular_pairings.min(perms - 1) {
-                let j = (i + step) % perms;
-                let (ri, rj) = (&by_row[i * m..(i + 1) * m], &by_row[j * m..(j + 1) * m]);
-                for (((v, &a), &b), &g) in values.iter_mut().zip(ri).zip(rj).zip(&group) {
-                    *v = u16::from(a) << 8 | u16::from(b);
-                    let seen = &mut last[usize::from(*v)];
-                    if *seen != g {
-                        *seen = g;
-                        let c = &mut counts[usize::from(*v)];
-                        *c = c.saturating_add(1);
+        // Rows are shared out among the threads, each with its own counters and bits; bits are
+        // OR-ed and counts summed, so the result does not depend on the thread count.
+        let count_rows = |rows: &[usize]| -> (Vec<u64>, u64) {
+            let mut bits = vec![0u64; fps.len() * words_per_doc];
+            let mut popular_row_pairs = 0u64;
+            let mut counts = vec![0u16; 1 << 16];
+            // The group that last counted each value: a group counts a value once.
+            let mut last = vec![u32::MAX; 1 << 16];
+            let mut values = vec![0u16; m];
+            for &i in rows {
+                for step in 1..=cfg.popular_pairings.min(perms - 1) {
+                    let j = (i + step) % perms;
+                    let (ri, rj) = (&by_row[i * m..(i + 1) * m], &by_row[j * m..(j + 1) * m]);
+                    for (((v, &a), &b), &g) in values.iter_mut().zip(ri).zip(rj).zip(&group) {
+                        *v = u16::from(a) << 8 | u16::from(b);
+                        let seen = &mut last[usize::from(*v)];
+                        if *seen != g {
+                            *seen = g;
+                            let c = &mut counts[usize::from(*v)];
+                            *c = c.saturating_add(1);
+                        }
                     }
-                }
-                for (&v, &d) in values.iter().zip(distinct) {
-                    let c = &mut counts[usize::from(v)];
-                    if *c > limit {
-                        bits[d as usize * words_per_doc + i / 64] |= 1u64 << (i % 64);
-                        bits[d as usize * words_per_doc + j / 64] |= 1u64 << (j % 64);
+                    for (&v, &d) in values.iter().zip(distinct) {
+                        let c = &mut counts[usize::from(v)];
+                        if *c > limit {
+                            bits[d as usize * words_per_doc + i / 64] |= 1u64 << (i % 64);
+                            bits[d as usize * words_per_doc + j / 64] |= 1u64 << (j % 64);
+                        }
                     }
-                }
-                // Reset only what was counted; count each popular value once.
-                for &v in &values {
-                    let c = &mut counts[usize::from(v)];
-                    stats.popular_row_pairs += u64::from(*c > limit);
-                    *c = 0;
-                    last[usize::from(v)] = u32::MAX;
+                    // Reset only what was counted; count each popular value once.
+                    for &v in &values {
+                        let c = &mut counts[usize::from(v)];
+                        popular_row_pairs += u64::from(*c > limit);
+                        *c = 0;
+                        last[usize::from(v)] = u32::MAX;
+                    }
                 }
             }
+            (bits, popular_row_pairs)
+        };
+        let rows: Vec<usize> = (0..perms).collect();
+        let mut bits = vec![0u64; fps.len() * words_per_doc];
+        for (part, pairs) in in_parallel(threads, &rows, count_rows) {
+            for (w, p) in bits.iter_mut().zip(part) {
+                *w |= p;
+            }
+            stats.popular_row_pairs += pairs;
         }
         Self {
             bits,
@@ -1141,7 +1156,7 @@ mod tests {
             for fp in fps.into_iter().flatten() {
                 c.add(fp);
             }
-            assert_eq!(c.finish(), serial);
+            assert_eq!(c.finish_on(threads), serial);
         }
         assert_eq!(serial.clusters.len(), 20);
         assert!(serial
