@@ -1,5 +1,6 @@
-//! HTML to [`Doc`]: drives the html5gum tokenizer (WHATWG tokenizing: entities, NUL bytes, raw-text
-//! elements, unclosed tags) and builds the flat model with a bounded open-element stack.
+//! HTML to [`Doc`]: tokenizes as WHATWG's tokenizer does (entities, NUL bytes, raw-text elements,
+//! unclosed tags) with a fast lexer for plain text and tags that hands the rest to html5gum
+//! (`crate::lexer`), and builds the flat model with a bounded open-element stack from the events.
 //!
 //! Tree building is a small subset of the HTML algorithm: `<p>`, `<li>`, `<dt>`/`<dd>`, `<tr>`,
 //! `<td>` and `<option>` close their open predecessor; end tags pop to their match; unmatched end tags

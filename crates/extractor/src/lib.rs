@@ -3,8 +3,8 @@ Main text of web documents: bytes + content type + optional HTTP charset in, cle
 
 The pipeline per document: [`sniff`] decides what the body is (HTML, feed, plain text, or a
 [`Skip`] reason such as PDF or image); [`charset`] decodes it (BOM, HTTP charset, `<meta>` prescan,
-detector); [`html`] tokenizes HTML with html5gum into a flat [`dom::Doc`] of container nodes and
-text blocks; a [`Method`] picks the main text: [`blocks`] (default), [`plateau`] (Finn's Body Text
+detector); [`html`] tokenizes HTML (a fast lexer backed by html5gum) into a flat [`dom::Doc`]
+of container nodes and text blocks; a [`Method`] picks the main text: [`blocks`] (default), [`plateau`] (Finn's Body Text
 Extraction) or `full` (all visible text). Feeds become one [`FeedItem`] per entry ([`feed`]).
 
 ```
