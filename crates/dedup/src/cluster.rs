@@ -251,7 +251,7 @@ impl Clusterer {
         drop(adlers);
 
         // 3: popular phrases (template rows), counted once per group of same texts.
-        let groups = same_text_groups(cfg, fps, &distinct);
+        let groups = same_text_groups(cfg, fps, &distinct, threads);
         let popular = Popularity::measure(cfg, fps, &distinct, &groups, &mut stats, threads);
         drop(groups);
 
@@ -284,53 +284,30 @@ impl Clusterer {
         // shares most bands, so pairs are gathered and de-duplicated before any is verified. Bands
         // and blocks are shared out among the threads; the merged pair set is the same.
         let sig = |d: u32| -> &[u8] { &fps[d as usize].minhash };
-        let keys: Vec<KeySource> = (0..cfg.lsh_bands)
-            .map(KeySource::Band)
-            .chain((0..=cfg.simhash_max_hamming as usize).map(KeySource::Block))
-            .collect();
-        let search = |sources: &[KeySource]| -> (CandidatePairs, [u64; 3]) {
-            let mut pairs = CandidatePairs::default();
-            let mut counts = [0u64; 3]; // minhash checks, simhash checks, skipped
-            let mut keyed: Vec<(u64, u32)> = Vec::with_capacity(heads.len());
-            for &source in sources {
-                keyed.clear();
+        let bands: Vec<usize> = (0..cfg.lsh_bands).collect();
+        let (mut pairs, checks, skipped) =
+            bucket_pairs(threads, &bands, cfg.max_bucket_compare, |band, keyed| {
                 keyed.extend(heads.iter().filter_map(|&h| {
-                    match source {
-                        KeySource::Band(band) => {
-                            if popular.band_is_popular(h, band, cfg.lsh_rows) {
-                                return None; // a template phrase is no evidence of copying
-                            }
-                            band_key(sig(h), band, cfg.lsh_rows).map(|k| (k, h))
-                        }
-                        KeySource::Block(block) => {
-                            block_keys(fps[h as usize].simhash, cfg.simhash_max_hamming)
-                                .nth(block)
-                                .map(|k| (k, h))
-                        }
+                    if popular.band_is_popular(h, band, cfg.lsh_rows) {
+                        return None; // a template phrase is no evidence of copying
                     }
+                    band_key(sig(h), band, cfg.lsh_rows).map(|k| (k, h))
                 }));
-                keyed.sort_unstable();
-                let checks = usize::from(matches!(source, KeySource::Block(_)));
-                for run in keyed.chunk_by(|x, y| x.0 == y.0) {
-                    for (p, &(_, b)) in run.iter().enumerate() {
-                        let from = p.saturating_sub(cfg.max_bucket_compare);
-                        counts[2] += from as u64;
-                        for &(_, a) in &run[from..p] {
-                            counts[checks] += 1;
-                            pairs.push(a, b);
-                        }
-                    }
-                }
-            }
-            (pairs, counts)
-        };
-        let mut pairs = CandidatePairs::default();
-        for (part, counts) in in_parallel(threads, &keys, search) {
-            pairs.merge(part);
-            stats.minhash_candidate_checks += counts[0];
-            stats.simhash_candidate_checks += counts[1];
-            stats.bucket_comparisons_skipped += counts[2];
-        }
+            });
+        stats.minhash_candidate_checks += checks;
+        stats.bucket_comparisons_skipped += skipped;
+        let blocks: Vec<usize> = (0..=cfg.simhash_max_hamming as usize).collect();
+        let (block_pairs, checks, skipped) =
+            bucket_pairs(threads, &blocks, cfg.max_bucket_compare, |block, keyed| {
+                keyed.extend(heads.iter().filter_map(|&h| {
+                    block_keys(fps[h as usize].simhash, cfg.simhash_max_hamming)
+                        .nth(block)
+                        .map(|k| (k, h))
+                }));
+            });
+        stats.simhash_candidate_checks += checks;
+        stats.bucket_comparisons_skipped += skipped;
+        pairs.merge(block_pairs);
         let pairs = pairs.into_sorted();
 
         // 6: verification of each distinct candidate pair, once; chunks of the sorted pairs on
@@ -454,11 +431,45 @@ impl Clusterer {
     }
 }
 
-/// Where LSH keys come from: a MinHash band or a SimHash block.
-#[derive(Debug, Clone, Copy)]
-enum KeySource {
-    Band(usize),
-    Block(usize),
+/// Pairs `(a, b)` of items that share a key in one of `sources` (LSH bands or SimHash blocks),
+/// `keys` filling each source's `(key, item)` list. In a bucket each item is paired with at most
+/// `window` items before it (which bounds the work on hostile input). Sources are shared out
+/// among the threads. Returns the pairs, the comparisons made and those skipped by the window.
+fn bucket_pairs(
+    threads: usize,
+    sources: &[usize],
+    window: usize,
+    keys: impl Fn(usize, &mut Vec<(u64, u32)>) + Sync,
+) -> (CandidatePairs, u64, u64) {
+    let parts = in_parallel(threads, sources, |chunk| {
+        let mut pairs = CandidatePairs::default();
+        let (mut checks, mut skipped) = (0u64, 0u64);
+        let mut keyed: Vec<(u64, u32)> = Vec::new();
+        for &source in chunk {
+            keyed.clear();
+            keys(source, &mut keyed);
+            keyed.sort_unstable();
+            for run in keyed.chunk_by(|x, y| x.0 == y.0) {
+                for (p, &(_, b)) in run.iter().enumerate() {
+                    let from = p.saturating_sub(window);
+                    skipped += from as u64;
+                    for &(_, a) in &run[from..p] {
+                        checks += 1;
+                        pairs.push(a, b);
+                    }
+                }
+            }
+        }
+        (pairs, checks, skipped)
+    });
+    let mut all = CandidatePairs::default();
+    let (mut checks, mut skipped) = (0, 0);
+    for (pairs, c, s) in parts {
+        all.merge(pairs);
+        checks += c;
+        skipped += s;
+    }
+    (all, checks, skipped)
 }
 
 /// Runs `work` on up to `threads` contiguous chunks of `items` at once and returns the results
@@ -759,28 +770,36 @@ const SAME_TEXT_BAND_ROWS: usize = 4;
 ///
 /// Popularity is counted in these groups: a story syndicated to many sites is few groups, while
 /// a site's stub pages, which differ by their own words, stay one group each.
-fn same_text_groups(cfg: &DedupConfig, fps: &[Fingerprint], distinct: &[u32]) -> Vec<u32> {
+fn same_text_groups(
+    cfg: &DedupConfig,
+    fps: &[Fingerprint],
+    distinct: &[u32],
+    threads: usize,
+) -> Vec<u32> {
     let m = distinct.len();
-    let mut uf = UnionFind::new(m);
     let need = agreements_for(cfg.popular_same_text, cfg.minhash_perms);
     let sig = |p: u32| -> &[u8] { &fps[distinct[p as usize] as usize].minhash };
-    let mut keyed: Vec<(u64, u32)> = Vec::with_capacity(m);
-    for band in 0..cfg.minhash_perms / SAME_TEXT_BAND_ROWS {
-        keyed.clear();
+    let bands: Vec<usize> = (0..cfg.minhash_perms / SAME_TEXT_BAND_ROWS).collect();
+    let (pairs, _, _) = bucket_pairs(threads, &bands, cfg.max_bucket_compare, |band, keyed| {
         keyed.extend(
             (0..m as u32)
                 .filter_map(|p| band_key(sig(p), band, SAME_TEXT_BAND_ROWS).map(|k| (k, p))),
         );
-        keyed.sort_unstable();
-        for run in keyed.chunk_by(|x, y| x.0 == y.0) {
-            for (q, &(_, b)) in run.iter().enumerate() {
-                for &(_, a) in &run[q.saturating_sub(cfg.max_bucket_compare)..q] {
-                    let (ra, rb) = (uf.find(a), uf.find(b));
-                    if ra != rb && agreements(sig(a), sig(b)) >= need {
-                        uf.union(ra, rb);
-                    }
-                }
-            }
+    });
+    let pairs = pairs.into_sorted();
+    let same = in_parallel(threads, &pairs, |chunk| -> Vec<(u32, u32)> {
+        chunk
+            .iter()
+            .copied()
+            .filter(|&(a, b)| agreements(sig(a), sig(b)) >= need)
+            .collect()
+    });
+    // Groups are the connected components of the same-text pairs, whatever the union order.
+    let mut uf = UnionFind::new(m);
+    for (a, b) in same.into_iter().flatten() {
+        let (ra, rb) = (uf.find(a), uf.find(b));
+        if ra != rb {
+            uf.union(ra, rb);
         }
     }
     (0..m as u32).map(|p| uf.find(p)).collect()
