@@ -6,7 +6,10 @@
 //! wanted). A run started again with the same arguments finds `OUT/.checkpoint/run.json` equal to
 //! its own [`RunKey`], replays the checkpointed inputs instead of reading them, and reads the rest:
 //! the outputs are the same bytes as an uninterrupted run's. A finished run removes the folder.
-//! Every checkpoint file is written whole or not at all (temporary name, fsync, rename).
+//! Every checkpoint file is written whole or not at all (temporary name, fsync, rename). Writing
+//! (serialising a few MB and the fsync) happens on a background thread, one file after another,
+//! so the collector does not stall the pipeline on the disk; an input whose checkpoint was not yet
+//! written when a run is killed is simply read again.
 
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
@@ -87,6 +90,8 @@ impl Entry {
 pub struct Checkpoints {
     dir: PathBuf,
     done: Vec<bool>,
+    /// The checkpoint being written in the background, if any.
+    writing: Option<std::thread::JoinHandle<anyhow::Result<()>>>,
 }
 
 impl Checkpoints {
@@ -129,7 +134,14 @@ impl Checkpoints {
         let done = (0..key.inputs.len())
             .map(|i| key.inputs[i].1.is_some() && dir.join(file_name(i as u32)).exists())
             .collect();
-        Ok((Checkpoints { dir, done }, resuming))
+        Ok((
+            Checkpoints {
+                dir,
+                done,
+                writing: None,
+            },
+            resuming,
+        ))
     }
 
     /// Whether input `file` is checkpointed.
@@ -142,25 +154,49 @@ impl Checkpoints {
         self.done.iter().filter(|d| **d).count()
     }
 
-    /// Writes input `file`'s checkpoint: its summary, then one line per record.
+    /// Writes input `file`'s checkpoint, its summary and then one line per record, on a background
+    /// thread once the previous checkpoint is written. An error writing the previous one is
+    /// returned here (or by [`finish`](Self::finish)).
     pub fn save(
         &mut self,
         file: u32,
         summary: &FileSummary,
-        entries: &[Entry],
+        entries: Vec<Entry>,
     ) -> anyhow::Result<()> {
-        let mut f = AtomicFile::create(&self.dir.join(file_name(file)))?;
-        serde_json::to_writer(&mut f, summary)?;
-        f.write_all(b"\n")?;
-        for e in entries {
-            serde_json::to_writer(&mut f, e)?;
+        let previous = self.writing.take();
+        let path = self.dir.join(file_name(file));
+        let summary = summary.clone();
+        let write = move || -> anyhow::Result<()> {
+            if let Some(p) = previous {
+                join_writer(p)?;
+            }
+            let mut f = AtomicFile::create(&path)?;
+            serde_json::to_writer(&mut f, &summary)?;
             f.write_all(b"\n")?;
-        }
-        f.commit()?;
+            for e in &entries {
+                serde_json::to_writer(&mut f, e)?;
+                f.write_all(b"\n")?;
+            }
+            f.commit()
+        };
+        self.writing = Some(
+            std::thread::Builder::new()
+                .name("checkpoint".into())
+                .spawn(write)
+                .context("starting the checkpoint writer")?,
+        );
         if let Some(d) = self.done.get_mut(file as usize) {
             *d = true;
         }
         Ok(())
+    }
+
+    /// Waits until every checkpoint asked for is written.
+    pub fn flush(&mut self) -> anyhow::Result<()> {
+        match self.writing.take() {
+            Some(w) => join_writer(w),
+            None => Ok(()),
+        }
     }
 
     /// Reads input `file`'s checkpoint, calling `each` on every record in order.
@@ -188,9 +224,24 @@ impl Checkpoints {
     }
 
     /// Removes the checkpoints of a finished run.
-    pub fn finish(self) -> anyhow::Result<()> {
+    pub fn finish(mut self) -> anyhow::Result<()> {
+        self.flush()?;
         fs::remove_dir_all(&self.dir).with_context(|| format!("removing {}", self.dir.display()))
     }
+}
+
+impl Drop for Checkpoints {
+    /// A run that stops on an error still lets the checkpoint being written finish (or fail and
+    /// remove its temporary file) before the process exits.
+    fn drop(&mut self) {
+        if let Some(w) = self.writing.take() {
+            let _ = w.join();
+        }
+    }
+}
+
+fn join_writer(w: std::thread::JoinHandle<anyhow::Result<()>>) -> anyhow::Result<()> {
+    w.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
 }
 
 /// Removes temporary files a killed run left in `dir` (ours are named `.NAME.tmp-PID`).

@@ -198,7 +198,7 @@ impl Collector<'_> {
     ) -> anyhow::Result<()> {
         let entries = std::mem::take(&mut self.pending);
         if let (true, Ok(s)) = (checkpoint, &summary) {
-            self.checkpoints.save(file, s, &entries)?;
+            self.checkpoints.save(file, s, entries)?;
         }
         if let Some(slot) = self.reports.get_mut(file as usize) {
             *slot = Some(summary);
@@ -369,6 +369,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
     collected?;
     if crate::cancelled() {
         let _ = fs::remove_file(&spill_path);
+        col.checkpoints.flush()?;
         eprintln!(
             "crawlsift dedup: interrupted; {} of {} inputs are checkpointed in {}; run the same command again to finish",
             col.checkpoints.count(),

@@ -142,7 +142,8 @@ pub struct Fingerprint {
     /// 64-bit SimHash of the words weighted by 1 + ln(term frequency).
     pub simhash: u64,
     /// b-bit MinHash signature of the circular shingles (one byte per permutation); empty for a
-    /// text without words.
+    /// text without words. Written as a hex string (compact, and fast to write and read).
+    #[serde(with = "hex_bytes")]
     pub minhash: Box<[u8]>,
 }
 
@@ -233,6 +234,39 @@ impl Fingerprinter {
     }
 }
 
+/// Serde of byte signatures as lower-case hex strings.
+mod hex_bytes {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut out = String::with_capacity(bytes.len() * 2);
+        for &b in bytes {
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 15)]));
+        }
+        s.serialize_str(&out)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Box<[u8]>, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        let digit = |c: u8| {
+            char::from(c)
+                .to_digit(16)
+                .ok_or_else(|| D::Error::custom("a signature is hex digits"))
+        };
+        let t = text.as_bytes();
+        if t.len() % 2 != 0 {
+            return Err(D::Error::custom(
+                "a signature has an even number of hex digits",
+            ));
+        }
+        t.chunks_exact(2)
+            .map(|p| Ok((digit(p[0])? << 4 | digit(p[1])?) as u8))
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -285,5 +319,10 @@ mod tests {
         let json = serde_json::to_string(&fp).unwrap();
         let back: Fingerprint = serde_json::from_str(&json).unwrap();
         assert_eq!(back, fp);
+        // The signature is hex: two characters per permutation.
+        let hex: String = fp.minhash.iter().map(|b| format!("{b:02x}")).collect();
+        assert!(json.contains(&format!("\"minhash\":\"{hex}\"")), "{json}");
+        let damaged = json.replace(&hex, &format!("{}zz", &hex[2..]));
+        assert!(serde_json::from_str::<Fingerprint>(&damaged).is_err());
     }
 }
