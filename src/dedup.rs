@@ -26,7 +26,7 @@ use serde_json::json;
 use crate::checkpoint::{Checkpoints, Entry, RunKey};
 use crate::docs::{extract_record, Origin, Outcome};
 use crate::inputs::{FileSummary, InputSet, ReadEvent, ReadTally};
-use crate::output::AtomicFile;
+use crate::output::{write_gzip_chunks, AtomicFile};
 use crate::pipeline::{self, Reorder};
 use crate::progress::Progress;
 
@@ -428,6 +428,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
             metas,
             doc_metas,
             inputs,
+            threads,
         );
         let joined = |h: std::thread::ScopedJoinHandle<'_, anyhow::Result<()>>| {
             h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
@@ -603,6 +604,7 @@ fn write_documents(
     metas: &[DocMeta],
     doc_metas: &[usize],
     inputs: &InputSet,
+    threads: usize,
 ) -> anyhow::Result<()> {
     let assign = c.assignments(doc_metas.len());
     let mut dup_of: Vec<Option<u32>> = vec![None; doc_metas.len()];
@@ -620,47 +622,48 @@ fn write_documents(
     for &d in &c.boilerplate {
         flags[d as usize].1 = true;
     }
-    let mut f = AtomicFile::create(path)?;
-    for m in metas {
-        let o = &m.origin;
-        let file = inputs.name(o.pos.file);
-        match m.doc {
-            Some(d) => {
-                let fp = m.fp;
-                let line = DocumentLine {
-                    id: &o.id,
-                    url: o.url.as_deref(),
-                    file,
-                    offset: o.pos.offset,
-                    title: &m.title,
-                    words: fp.map(|f| f.0),
-                    exact_hash: fp.map(|f| format!("{:032x}", f.1)),
-                    simhash: fp.map(|f| format!("{:016x}", f.2)),
-                    cluster: assign[d as usize],
-                    duplicate_of: dup_of[d as usize]
-                        .map(|r| metas[doc_metas[r as usize]].origin.id.as_str()),
-                    too_short: flags[d as usize].0,
-                    boilerplate: flags[d as usize].1,
-                    skipped: None,
-                };
-                serde_json::to_writer(&mut f, &line)?;
+    write_gzip_chunks(path, metas.len(), threads, |range, out| {
+        for m in &metas[range] {
+            let o = &m.origin;
+            let file = inputs.name(o.pos.file);
+            match m.doc {
+                Some(d) => {
+                    let fp = m.fp;
+                    let line = DocumentLine {
+                        id: &o.id,
+                        url: o.url.as_deref(),
+                        file,
+                        offset: o.pos.offset,
+                        title: &m.title,
+                        words: fp.map(|f| f.0),
+                        exact_hash: fp.map(|f| format!("{:032x}", f.1)),
+                        simhash: fp.map(|f| format!("{:016x}", f.2)),
+                        cluster: assign[d as usize],
+                        duplicate_of: dup_of[d as usize]
+                            .map(|r| metas[doc_metas[r as usize]].origin.id.as_str()),
+                        too_short: flags[d as usize].0,
+                        boilerplate: flags[d as usize].1,
+                        skipped: None,
+                    };
+                    serde_json::to_writer(&mut *out, &line)?;
+                }
+                None => {
+                    let line = SkippedLine {
+                        id: &o.id,
+                        url: o.url.as_deref(),
+                        file,
+                        offset: o.pos.offset,
+                        cluster: None,
+                        duplicate_of: None,
+                        skipped: m.skipped.as_deref(),
+                    };
+                    serde_json::to_writer(&mut *out, &line)?;
+                }
             }
-            None => {
-                let line = SkippedLine {
-                    id: &o.id,
-                    url: o.url.as_deref(),
-                    file,
-                    offset: o.pos.offset,
-                    cluster: None,
-                    duplicate_of: None,
-                    skipped: m.skipped.as_deref(),
-                };
-                serde_json::to_writer(&mut f, &line)?;
-            }
+            out.push(b'\n');
         }
-        f.write_all(b"\n")?;
-    }
-    f.commit()
+        Ok(())
+    })
 }
 
 /// Page texts, written as they come to a temporary file, so `--text` can keep the unique ones

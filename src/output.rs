@@ -40,6 +40,16 @@ pub struct AtomicFile {
 impl AtomicFile {
     /// Creates the temporary file for `target`; compresses with gzip when the name ends in `.gz`.
     pub fn create(target: &Path) -> anyhow::Result<Self> {
+        Self::create_with(target, true)
+    }
+
+    /// Creates the temporary file for `target`, written as given whatever its name (for data
+    /// compressed by the caller).
+    pub fn create_raw(target: &Path) -> anyhow::Result<Self> {
+        Self::create_with(target, false)
+    }
+
+    fn create_with(target: &Path, compress_by_name: bool) -> anyhow::Result<Self> {
         let dir = target
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
@@ -56,7 +66,9 @@ impl AtomicFile {
             File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
         let buf = BufWriter::with_capacity(OUTPUT_BUFFER_BYTES, file);
         let lossy = name.to_string_lossy();
-        let sink = if lossy.ends_with(".gz") {
+        let sink = if !compress_by_name {
+            Sink::Plain(buf)
+        } else if lossy.ends_with(".gz") {
             Sink::Gzip(GzEncoder::new(buf, flate2::Compression::new(GZIP_LEVEL)))
         } else if lossy.ends_with(".zst") {
             Sink::Zstd(
@@ -115,6 +127,56 @@ impl AtomicFile {
         }
         Ok(())
     }
+}
+
+/// Items per gzip member of [`write_gzip_chunks`]: a few MB of JSON lines, so two or more members
+/// compress at once on anything but tiny outputs while the ratio stays that of one stream.
+pub const GZIP_CHUNK_ITEMS: usize = 4096;
+
+/// Writes the gzip file `target` as one member per chunk of [`GZIP_CHUNK_ITEMS`] of `items` items
+/// (a multi-member file, which gzip readers read as one stream), `render` writing the bytes of a
+/// range of items. Up to `threads` chunks are rendered and compressed at once; the bytes do not
+/// depend on `threads`, and at most `threads` compressed chunks are held at a time.
+pub fn write_gzip_chunks(
+    target: &Path,
+    items: usize,
+    threads: usize,
+    render: impl Fn(std::ops::Range<usize>, &mut Vec<u8>) -> anyhow::Result<()> + Sync,
+) -> anyhow::Result<()> {
+    let member = |range: std::ops::Range<usize>| -> anyhow::Result<Vec<u8>> {
+        let mut text = Vec::new();
+        render(range, &mut text)?;
+        let mut gz = GzEncoder::new(
+            Vec::with_capacity(text.len() / 3),
+            flate2::Compression::new(GZIP_LEVEL),
+        );
+        gz.write_all(&text)?;
+        Ok(gz.finish()?)
+    };
+    let mut f = AtomicFile::create_raw(target)?;
+    let starts: Vec<usize> = (0..items).step_by(GZIP_CHUNK_ITEMS).collect();
+    if starts.is_empty() {
+        f.write_all(&member(0..0)?)?; // an empty but valid gzip file
+    }
+    for group in starts.chunks(threads.max(1)) {
+        let members = std::thread::scope(|s| {
+            let handles: Vec<_> = group
+                .iter()
+                .map(|&a| {
+                    let member = &member;
+                    s.spawn(move || member(a..(a + GZIP_CHUNK_ITEMS).min(items)))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect::<anyhow::Result<Vec<_>>>()
+        })?;
+        for m in members {
+            f.write_all(&m)?;
+        }
+    }
+    f.commit()
 }
 
 impl AtomicFile {
