@@ -245,4 +245,38 @@ mod tests {
         assert_eq!(text, "{\"a\":1}\n");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
+
+    #[test]
+    fn chunked_gzip_reads_as_one_stream_and_does_not_depend_on_threads() {
+        let dir = tempfile::tempdir().unwrap();
+        let items = 2 * GZIP_CHUNK_ITEMS + 17;
+        let render = |r: std::ops::Range<usize>, out: &mut Vec<u8>| -> anyhow::Result<()> {
+            for i in r {
+                writeln!(out, "{{\"line\":{i}}}")?;
+            }
+            Ok(())
+        };
+        let mut files = Vec::new();
+        for threads in [1, 2, 5] {
+            let target = dir.path().join(format!("t{threads}.jsonl.gz"));
+            write_gzip_chunks(&target, items, threads, render).unwrap();
+            files.push(fs::read(&target).unwrap());
+        }
+        assert!(files.iter().all(|f| f == &files[0]));
+        let mut text = String::new();
+        flate2::read::MultiGzDecoder::new(&files[0][..])
+            .read_to_string(&mut text)
+            .unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), items);
+        assert_eq!(lines[items - 1], format!("{{\"line\":{}}}", items - 1));
+        // No items: still a valid (empty) gzip file.
+        let empty = dir.path().join("empty.jsonl.gz");
+        write_gzip_chunks(&empty, 0, 2, render).unwrap();
+        let mut text = String::new();
+        flate2::read::MultiGzDecoder::new(File::open(&empty).unwrap())
+            .read_to_string(&mut text)
+            .unwrap();
+        assert!(text.is_empty());
+    }
 }
