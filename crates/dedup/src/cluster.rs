@@ -739,21 +739,32 @@ impl Popularity {
     /// neither. Works eight rows at a time: a byte of `sa ^ sb` is zero where the rows agree.
     fn agreements(&self, a: u32, b: u32, sa: &[u8], sb: &[u8]) -> (u32, u32) {
         let (pa, pb) = (self.doc_bits(a), self.doc_bits(b));
+        let n = sa.len().min(sb.len());
         let (mut agree, mut rows) = (0u32, 0u32);
-        for (c, (xa, xb)) in sa.chunks(8).zip(sb.chunks(8)).enumerate() {
+        let mut count = |c: usize, xa: &[u8], xb: &[u8]| {
             let popular = (pa[c / 8] | pb[c / 8]) >> (8 * (c % 8)) & 0xFF;
-            let len = xa.len().min(xb.len());
+            let len = xa.len();
             let valid = if len == 8 { 0xFF } else { (1u64 << len) - 1 };
             let usable = !popular & valid;
             let (mut wa, mut wb) = ([0u8; 8], [0u8; 8]);
-            wa[..len].copy_from_slice(&xa[..len]);
-            wb[..len].copy_from_slice(&xb[..len]);
+            wa[..len].copy_from_slice(xa);
+            wb[..len].copy_from_slice(xb);
             let x = u64::from_le_bytes(wa) ^ u64::from_le_bytes(wb);
             // High bit of each byte set exactly where the byte of x is zero.
             const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
             let zero = !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7);
             agree += (zero & SPREAD[usable as usize]).count_ones();
             rows += usable.count_ones();
+        };
+        // Whole chunks of eight rows (a constant length: one load each), then the rest.
+        let (ca, cb) = (sa[..n].chunks_exact(8), sb[..n].chunks_exact(8));
+        let (ra, rb) = (ca.remainder(), cb.remainder());
+        let whole = n / 8;
+        for (c, (xa, xb)) in ca.zip(cb).enumerate() {
+            count(c, xa, xb);
+        }
+        if !ra.is_empty() {
+            count(whole, ra, rb);
         }
         (agree, rows)
     }
