@@ -741,30 +741,32 @@ impl Popularity {
         let (pa, pb) = (self.doc_bits(a), self.doc_bits(b));
         let n = sa.len().min(sb.len());
         let (mut agree, mut rows) = (0u32, 0u32);
-        let mut count = |c: usize, xa: &[u8], xb: &[u8]| {
+        // Eight rows at a time: `x` is the XOR of both signatures' rows c*8..c*8+8 (zero bytes
+        // where they agree), `valid` the rows present.
+        let mut count = |c: usize, x: u64, valid: u64| {
             let popular = (pa[c / 8] | pb[c / 8]) >> (8 * (c % 8)) & 0xFF;
-            let len = xa.len();
-            let valid = if len == 8 { 0xFF } else { (1u64 << len) - 1 };
             let usable = !popular & valid;
-            let (mut wa, mut wb) = ([0u8; 8], [0u8; 8]);
-            wa[..len].copy_from_slice(xa);
-            wb[..len].copy_from_slice(xb);
-            let x = u64::from_le_bytes(wa) ^ u64::from_le_bytes(wb);
             // High bit of each byte set exactly where the byte of x is zero.
             const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
             let zero = !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7);
             agree += (zero & SPREAD[usable as usize]).count_ones();
             rows += usable.count_ones();
         };
-        // Whole chunks of eight rows (a constant length: one load each), then the rest.
         let (ca, cb) = (sa[..n].chunks_exact(8), sb[..n].chunks_exact(8));
         let (ra, rb) = (ca.remainder(), cb.remainder());
-        let whole = n / 8;
+        let word = |bytes: &[u8]| {
+            let mut w = [0u8; 8];
+            w[..bytes.len()].copy_from_slice(bytes);
+            u64::from_le_bytes(w)
+        };
         for (c, (xa, xb)) in ca.zip(cb).enumerate() {
-            count(c, xa, xb);
+            let (mut wa, mut wb) = ([0u8; 8], [0u8; 8]);
+            wa.copy_from_slice(xa);
+            wb.copy_from_slice(xb);
+            count(c, u64::from_le_bytes(wa) ^ u64::from_le_bytes(wb), 0xFF);
         }
         if !ra.is_empty() {
-            count(whole, ra, rb);
+            count(n / 8, word(ra) ^ word(rb), (1u64 << ra.len()) - 1);
         }
         (agree, rows)
     }
