@@ -196,8 +196,12 @@ impl Fingerprinter {
         let adler = adler32(norm.text());
         let rabin = self.roller.rabin();
         self.normalizer_words.clear();
-        self.normalizer_words
-            .extend(norm.words().map(|w| rabin.fingerprint(w.as_bytes())));
+        let text = norm.text().as_bytes();
+        self.normalizer_words.extend(
+            norm.spans()
+                .iter()
+                .map(|&(a, b)| rabin.fingerprint_in(text, a as usize, b as usize)),
+        );
         let words = &self.normalizer_words;
 
         // SimHash over distinct words, weight 1 + ln(tf) (sublinear: a repeated word counts, but

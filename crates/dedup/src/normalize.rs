@@ -45,6 +45,11 @@ impl<'a> Normalized<'a> {
         self.words.is_empty()
     }
 
+    /// Where each word is in [`text`](Self::text): byte ranges `(start, end)`, in order.
+    pub fn spans(&self) -> &'a [(u32, u32)] {
+        self.words
+    }
+
     /// The words, in order.
     pub fn words(&self) -> impl ExactSizeIterator<Item = &'a str> + 'a {
         let text = self.text;

@@ -120,6 +120,22 @@ impl Rabin {
         self.extend(fp, rest)
     }
 
+    /// Fingerprint of `text[start..end]`. A word of up to eight bytes is read with one 8-byte
+    /// load when the text has eight bytes from `start` (the bytes after the word are shifted out);
+    /// otherwise as [`fingerprint`](Self::fingerprint).
+    #[inline]
+    pub fn fingerprint_in(&self, text: &[u8], start: usize, end: usize) -> u64 {
+        let len = end.saturating_sub(start);
+        if (1..=8).contains(&len) {
+            if let Some(w) = text.get(start..start + 8) {
+                let mut b = [0u8; 8];
+                b.copy_from_slice(w);
+                return u64::from_be_bytes(b) >> (8 * (8 - len));
+            }
+        }
+        self.fingerprint(text.get(start..end).unwrap_or(&[]))
+    }
+
     /// Fingerprint of `fp`'s string followed by the 8 big-endian bytes of `word_fp`.
     #[inline]
     pub fn push_u64(&self, fp: u64, word_fp: u64) -> u64 {
@@ -307,6 +323,18 @@ mod tests {
         #[test]
         fn table_driven_equals_naive(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
             prop_assert_eq!(Rabin::new().fingerprint(&bytes), naive(&bytes));
+        }
+
+        #[test]
+        fn a_word_inside_a_text_has_the_fingerprint_of_the_word_alone(
+            text in proptest::collection::vec(any::<u8>(), 0..40),
+            a in 0usize..40,
+            len in 0usize..20,
+        ) {
+            let r = Rabin::new();
+            let start = a.min(text.len());
+            let end = (start + len).min(text.len());
+            prop_assert_eq!(r.fingerprint_in(&text, start, end), naive(&text[start..end]));
         }
 
         #[test]
