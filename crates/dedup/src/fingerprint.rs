@@ -210,10 +210,9 @@ impl Fingerprinter {
         self.sorted.extend_from_slice(words);
         self.sorted.sort_unstable();
         let sorted = &self.sorted;
-        let features = sorted.chunk_by(|a, b| a == b).map(|run| {
-            let w = 1.0 + (run.len() as f32).ln();
-            (mix64(run[0]), w)
-        });
+        let features = sorted
+            .chunk_by(|a, b| a == b)
+            .map(|run| (mix64(run[0]), term_weight(run.len())));
         let sh = simhash(features);
 
         // Texts too short to judge get a signature too: they are never clustered, but their
@@ -268,6 +267,18 @@ mod hex_bytes {
         t.chunks_exact(2)
             .map(|p| Ok((digit(p[0])? << 4 | digit(p[1])?) as u8))
             .collect()
+    }
+}
+
+/// SimHash weight of a word that occurs `n` times: 1 + ln n. Most words occur a few times, and
+/// their weights come from a table of the very same values.
+fn term_weight(n: usize) -> f32 {
+    const SMALL: usize = 16;
+    static TABLE: std::sync::OnceLock<[f32; SMALL]> = std::sync::OnceLock::new();
+    let weight = |n: usize| 1.0 + (n as f32).ln();
+    match TABLE.get_or_init(|| std::array::from_fn(weight)).get(n) {
+        Some(&w) => w,
+        None => weight(n),
     }
 }
 
