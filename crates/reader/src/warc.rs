@@ -51,22 +51,23 @@ pub(crate) fn find_warc_line(buf: &[u8], from: usize) -> Option<usize> {
 /// Parses a WARC header block (the `WARC/x.y` line and the field lines, without the blank line).
 /// Returns `None` when the first line is not a WARC version line.
 pub fn parse_header(h: &[u8]) -> Option<WarcHeader> {
-    let mut lines = h
-        .split(|&c| c == b'\n')
-        .map(|l| l.strip_suffix(b"\r").unwrap_or(l));
+    // One UTF-8 check for the whole block (borrowed when valid, as nearly always). Line breaks
+    // and colons are ASCII, which never falls inside a multi-byte sequence, so lines and fields
+    // cut the same as on bytes, and invalid bytes become U+FFFD as they would field by field.
+    let text = String::from_utf8_lossy(h);
+    let mut lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
     let first = lines.next()?;
-    if !is_warc_start(first) {
+    if !is_warc_start(first.as_bytes()) {
         return None;
     }
-    let version = String::from_utf8_lossy(&first[5..]).trim().to_string();
+    let version = first[5..].trim().to_string();
     let mut fields = Fields::with_capacity(h.len(), 16);
     for line in lines {
         if line.is_empty() {
             continue;
         }
-        if line[0] == b' ' || line[0] == b'\t' {
-            let cont = String::from_utf8_lossy(line);
-            let cont = cont.trim();
+        if line.starts_with([' ', '\t']) {
+            let cont = line.trim();
             if !cont.is_empty() {
                 if fields.last_value().is_some_and(|v| !v.is_empty()) {
                     fields.append_to_last(" ");
@@ -75,9 +76,7 @@ pub fn parse_header(h: &[u8]) -> Option<WarcHeader> {
             }
             continue;
         }
-        if let Some(colon) = memchr::memchr(b':', line) {
-            let name = String::from_utf8_lossy(&line[..colon]);
-            let value = String::from_utf8_lossy(&line[colon + 1..]);
+        if let Some((name, value)) = line.split_once(':') {
             fields.push(name.trim(), value.trim());
         }
     }
@@ -334,6 +333,15 @@ mod tests {
         assert_eq!(w.get("WARC-Target-URI"), Some("<http://a/> more"));
         assert_eq!(w.get("content-length"), Some("3"));
         assert!(parse_header(b"HTTP/1.1 200 OK").is_none());
+    }
+
+    #[test]
+    fn invalid_utf8_in_a_field_is_replaced_not_spread() {
+        let h = b"WARC/1.0\r\nWARC-Target-URI: http://a/\xff\xe2\r\nX-\xf0\x9f: v\xc3\r\nWARC-Type: response";
+        let w = parse_header(h).unwrap();
+        assert_eq!(w.get("WARC-Target-URI"), Some("http://a/\u{FFFD}\u{FFFD}"));
+        assert_eq!(w.get("X-\u{FFFD}"), Some("v\u{FFFD}"));
+        assert_eq!(w.get("warc-type"), Some("response"));
     }
 
     #[test]
