@@ -27,13 +27,15 @@ median3() { # command... -> median wall seconds of 3 runs
   local t=()
   for _ in 1 2 3; do
     local s e
+    # This machine's kernel evicts the page cache within seconds: warm it before every run, so
+    # each reader is timed on cached input rather than on whatever the previous run left.
+    cat "${files[@]}" >/dev/null
     s=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s.%N)
     t+=("$(python3 -c "print($e - $s)")")
   done
   printf '%s\n' "${t[@]}" | sort -g | sed -n 2p
 }
 
-cat "${files[@]}" >/dev/null # warm the page cache for everyone alike
 peer_s=$(median3 "$peer" "${files[@]}")
 one_s=$(median3 "$ours" records --summary --threads 1 "${files[@]}")
 two_s=$(median3 "$ours" records --summary --threads 2 "${files[@]}")
