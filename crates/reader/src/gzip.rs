@@ -13,6 +13,7 @@ use flate2::{Decompress, FlushDecompress, Status};
 
 use crate::decode::{Decode, Mark};
 use crate::error::ErrorKind;
+use crate::inflate::{Inflated, MemberInflater};
 use crate::report::FileReport;
 
 /// The first three bytes of every gzip member (magic + deflate method).
@@ -147,7 +148,7 @@ pub(crate) struct GzipStream {
     inflater: Decompress,
     crc: crc32fast::Hasher,
     /// Whole-member decoder for members that fit the batch (see `fast_member`).
-    fast: libdeflater::Decompressor,
+    fast: MemberInflater,
     /// Use `fast` when possible (tests switch it off to compare both paths).
     pub(crate) use_fast: bool,
     /// Members inflated (for reports and tests).
@@ -163,54 +164,48 @@ impl GzipStream {
             member: None,
             inflater: Decompress::new(false),
             crc: crc32fast::Hasher::new(),
-            fast: libdeflater::Decompressor::new(),
+            fast: MemberInflater::new(),
             use_fast: true,
             members: 0,
         }
     }
 
     /// Inflates the member starting at `self.pos` in one call with libdeflate, which is faster
-    /// than streaming zlib-rs on whole members (see the report in the crate README / examples).
-    /// The member's end is taken to be the next valid member header; its trailer then gives the
-    /// output size, and libdeflate checks CRC and size, so a wrong guess (a magic inside the
-    /// compressed data, garbage after the member) fails and the caller streams the member
-    /// instead. Returns false (nothing consumed, `out` unchanged) in that case.
+    /// than streaming zlib-rs on whole members (see the crate's `inflate_compare` example), into
+    /// at most `max_out` bytes of `out`'s spare capacity. libdeflate finds the member's end and
+    /// checks CRC and size; a member that is corrupt, truncated or a bomb is left to the
+    /// streaming path (nothing consumed, `out` unchanged), which counts the error.
     fn fast_member(&mut self, out: &mut Vec<u8>, max_out: usize, marks: &mut Vec<Mark>) -> Fast {
-        let data = &self.data[..];
         let p = self.pos;
-        let Some(end) = next_header(data, p + 18).or(Some(data.len())) else {
-            return Fast::No;
-        };
-        if end < p + 18 {
-            return Fast::No;
-        }
-        let t = &data[end - 4..end];
-        let isize = u32::from_le_bytes([t[0], t[1], t[2], t[3]]) as usize;
-        let inp = (end - p) as u64;
-        if is_bomb(isize as u64, inp) || isize > MAX_RECORD_BYTES {
-            return Fast::No;
-        }
-        if isize > max_out {
-            return Fast::DoesNotFit;
-        }
         let old = out.len();
-        out.resize(old + isize, 0);
-        match self.fast.gzip_decompress(&data[p..end], &mut out[old..]) {
-            Ok(n) if n == isize => {
+        let room = max_out.min(MAX_RECORD_BYTES);
+        match self.fast.gzip_member(&self.data[p..], out, room) {
+            Inflated::Done { consumed, produced } => {
+                if is_bomb(produced as u64, consumed as u64) {
+                    out.truncate(old);
+                    return Fast::No;
+                }
                 marks.push(Mark {
                     at: old,
                     src: self.base + p as u64,
                     linear: false,
                 });
-                self.pos = end;
+                self.pos = p + consumed;
                 self.members += 1;
                 Fast::Done
             }
-            _ => {
-                out.truncate(old);
-                Fast::No
-            }
+            Inflated::NoRoom if room < MAX_RECORD_BYTES => Fast::DoesNotFit,
+            Inflated::NoRoom | Inflated::Bad => Fast::No,
         }
+    }
+
+    /// The output size of the member at `self.pos` as its trailer states it, taking the member to
+    /// end at the next valid member header (a hint for how much room to make: unchecked).
+    fn size_hint(&self) -> Option<usize> {
+        let data = &self.data[..];
+        let end = next_header(data, self.pos + 18).unwrap_or(data.len());
+        let t = data.get(end.checked_sub(4)?..end)?;
+        Some(u32::from_le_bytes([t[0], t[1], t[2], t[3]]) as usize)
     }
 
     /// Skips to the next valid member header at or after `from` (or to the end).
@@ -248,7 +243,10 @@ impl Decode for GzipStream {
                         Fast::Done => continue,
                         Fast::DoesNotFit if out.len() > start_len => return Ok(false),
                         Fast::DoesNotFit => {
-                            let room = want.saturating_sub(out.len()).max(1 << 16);
+                            let room = want
+                                .saturating_sub(out.len())
+                                .max(1 << 16)
+                                .max(self.size_hint().unwrap_or(0).min(MAX_RECORD_BYTES));
                             out.reserve(room);
                             let spare = out.capacity() - out.len();
                             if let Fast::Done = self.fast_member(out, spare, marks) {

@@ -44,6 +44,7 @@ mod fields;
 mod frames;
 pub mod gzip;
 pub mod http;
+mod inflate;
 mod input;
 mod parallel;
 mod pool;
