@@ -143,9 +143,12 @@ pub(crate) fn read(
                 }
                 report.merge(&rep);
                 report.parallel_ranges += 1;
+                // A range numbers its records from 0 across all its batches: shift them all by the
+                // records handed on before the range.
+                let range_base = next_index;
                 for mut b in batches {
                     for r in &mut b {
-                        r.pos.index += next_index;
+                        r.pos.index += range_base;
                     }
                     next_index += b.len() as u64;
                     if !stopped && !sink(b) {

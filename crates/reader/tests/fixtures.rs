@@ -271,6 +271,28 @@ fn huge_declared_length_is_bounded() {
 }
 
 #[test]
+fn record_indices_run_on_across_ranges_holding_several_batches() {
+    // More records per range than one batch holds (BATCH_RECORDS): each range hands on several
+    // batches, and indices must still count every record of the file once, in order.
+    let records = 3 * crawlsift_common::limits::BATCH_RECORDS + 17;
+    let mut f = Vec::new();
+    for i in 0..records {
+        let r = warc_record("response", &i.to_string(), "http://p/", &http_block("x"));
+        f.extend_from_slice(&gz(&r));
+    }
+    let c = ReaderConfig {
+        threads: 2,
+        parallel_range_bytes: f.len() / 2,
+        parallel_min_file_bytes: 0,
+        ..ReaderConfig::default()
+    };
+    let (par, rep) = read_all(&f, &c);
+    assert!(rep.parallel_ranges > 1);
+    let indices: Vec<u64> = par.iter().map(|r| r.pos.index).collect();
+    assert_eq!(indices, (0..records as u64).collect::<Vec<_>>());
+}
+
+#[test]
 fn parallel_tiny_ranges_give_identical_output() {
     let mut f = Vec::new();
     for i in 0..300 {
