@@ -468,7 +468,7 @@ pub fn find_member_start(data: &[u8], from: usize, to: usize) -> Option<MemberSt
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::io::Write;
 

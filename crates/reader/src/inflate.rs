@@ -81,13 +81,7 @@ impl Drop for MemberInflater {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Write;
-
-    fn gz(data: &[u8]) -> Vec<u8> {
-        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-        e.write_all(data).unwrap();
-        e.finish().unwrap()
-    }
+    use crate::gzip::tests::gz;
 
     #[test]
     fn a_member_followed_by_more_input_reports_where_it_ends() {
