@@ -114,6 +114,63 @@ pub(crate) fn word_end(s: &str, mut i: usize) -> (usize, u32) {
     (i, punct)
 }
 
+/// The end of the span of words starting at byte `i` of `s` (a word or punctuation character):
+/// runs of word characters with one ASCII space between them, as they read the same in the page
+/// and in the text. Returns the end, the number of words and the punctuation counted.
+///
+/// Prose is mostly such spans, so eight ASCII bytes are taken at a time while they hold no
+/// control or other white space, no two spaces in a row and do not end in a space: their words
+/// and punctuation are counted with bit operations instead of a branch per byte.
+#[inline]
+pub(crate) fn span_end(s: &str, mut i: usize) -> (usize, u32, u32) {
+    let bytes = s.as_bytes();
+    let (mut words, mut punct) = (1, 0);
+    loop {
+        while let Some(chunk) = bytes.get(i..i + 8) {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(chunk);
+            let Some((spaces, p)) = plain_chunk(u64::from_le_bytes(w)) else {
+                break;
+            };
+            words += spaces;
+            punct += p;
+            i += 8;
+        }
+        let (end, p) = word_end(s, i);
+        punct += p;
+        i = end;
+        if bytes.get(i) == Some(&b' ') && matches!(class_at(s, i + 1).0, Class::Word | Class::Punct)
+        {
+            words += 1;
+            i += 1;
+        } else {
+            return (i, words, punct);
+        }
+    }
+}
+
+/// For eight bytes that continue a span (see [`span_end`]) whatever follows them, the number of
+/// spaces (each starts a word) and of counted punctuation; `None` for any other eight bytes.
+#[inline]
+fn plain_chunk(x: u64) -> Option<(u32, u32)> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // The high bit of each byte of `x` equal to `v` (every byte of `x` is ASCII).
+    let eq = |v: u8| !((x ^ (ONES * u64::from(v))) + ONES * 0x7f) & HIGH;
+    if x & HIGH != 0 {
+        return None;
+    }
+    // Bytes below 0x20 (controls, tabs, line ends) and DEL end a span.
+    let below_space = !(x + ONES * 0x60) & HIGH;
+    let space = eq(b' ');
+    let last_space = space & (0x80 << 56);
+    if below_space | eq(0x7f) | (space & (space >> 8)) | last_space != 0 {
+        return None;
+    }
+    let punct = eq(b',') | eq(b'.') | eq(b'!') | eq(b'?');
+    Some((space.count_ones(), punct.count_ones()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,6 +192,51 @@ mod tests {
                 _ => assert_eq!(end, (0, 0), "{c:?}"),
             }
         }
+    }
+
+    /// The span as the scalar rules read it: words with one space between them.
+    fn span_end_scalar(s: &str, mut i: usize) -> (usize, u32, u32) {
+        let (mut words, mut punct) = (1, 0);
+        loop {
+            let (end, p) = word_end(s, i);
+            punct += p;
+            i = end;
+            if s.as_bytes().get(i) == Some(&b' ')
+                && matches!(class_at(s, i + 1).0, Class::Word | Class::Punct)
+            {
+                words += 1;
+                i += 1;
+            } else {
+                return (i, words, punct);
+            }
+        }
+    }
+
+    #[test]
+    fn spans_taken_eight_bytes_at_a_time_read_as_byte_by_byte() {
+        // Every arrangement of these pieces, at every start, reads the same both ways.
+        let pieces = [
+            "a", "bc", " ", "  ", ",", ".", "!?", "\t", "\n", "\u{7f}", "\u{1}", "é", "\u{a0}",
+            "\u{3000}", "。", "word", "x.y", "\r\n",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..20_000 {
+            let mut s = String::new();
+            while s.len() < 40 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                s.push_str(pieces[(state % pieces.len() as u64) as usize]);
+            }
+            for i in 0..s.len() {
+                if s.is_char_boundary(i) && matches!(class_at(&s, i).0, Class::Word | Class::Punct)
+                {
+                    assert_eq!(span_end(&s, i), span_end_scalar(&s, i), "{s:?} at {i}");
+                }
+            }
+        }
+        assert_eq!(span_end("one two, three. four  five", 0), (20, 4, 2));
+        assert_eq!(span_end("aaaaaaa bbbbbbb ccccccc ", 0), (23, 3, 0));
     }
 
     #[test]

@@ -9,7 +9,7 @@
 
 use crawlsift_common::limits::MAX_DOM_DEPTH;
 
-use crate::chars::{class_at, word_end, Class};
+use crate::chars::{class_at, span_end, Class};
 use crate::dom::{
     class_hints, hint, role_hints, style_hides, Block, Chunk, Doc, Node, Tag, TagKind,
 };
@@ -538,20 +538,8 @@ impl Builder<'_> {
                 (Class::Control, n) => i += n,
                 (Class::Word | Class::Punct, _) => {
                     let start = i;
-                    let (mut words, mut punct) = (1, 0);
-                    loop {
-                        let (end, p) = word_end(s, i);
-                        punct += p;
-                        i = end;
-                        if bytes.get(i) == Some(&b' ')
-                            && matches!(class_at(s, i + 1).0, Class::Word | Class::Punct)
-                        {
-                            words += 1;
-                            i += 1;
-                        } else {
-                            break;
-                        }
-                    }
+                    let (end, words, punct) = span_end(s, i);
+                    i = end;
                     self.words(s.get(start..i).unwrap_or(""), words, punct);
                 }
             }
