@@ -125,12 +125,14 @@ fn first_non_ascii(b: &[u8], from: usize) -> Option<usize> {
         .map(|p| from + skipped + p)
 }
 
-/// Bytes that make up ASCII words: letters and digits.
-static ASCII_WORD: [bool; 256] = {
-    let mut t = [false; 256];
+/// ASCII word bytes (letters and digits) mapped to their lower case; 0 for every other byte.
+static ASCII_WORD_LOWER: [u8; 256] = {
+    let mut t = [0u8; 256];
     let mut c = 0;
     while c < 128 {
-        t[c] = (c as u8).is_ascii_alphanumeric();
+        if (c as u8).is_ascii_alphanumeric() {
+            t[c] = (c as u8).to_ascii_lowercase();
+        }
         c += 1;
     }
     t
@@ -176,26 +178,27 @@ fn split_words(src: &str, text: &mut String, words: &mut Vec<(u32, u32)>) {
 }
 
 /// [`split_words`] for ASCII text (same rules: a word is a run of ASCII letters and digits,
-/// lower-cased): each run is found by scanning bytes, then copied and lower-cased whole.
+/// lower-cased), in one pass over the bytes: each byte is looked up once and either appended
+/// lower-cased or ends the word. Words are short (five letters on average), so this beats finding
+/// each run and copying it whole.
 fn split_ascii(src: &str, text: &mut String, words: &mut Vec<(u32, u32)>) {
-    let b = src.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        while i < b.len() && !ASCII_WORD[usize::from(b[i])] {
-            i += 1;
+    // Word offsets are u32: the text stops short of 4 GiB (see `split_words`).
+    let room = (u32::MAX as usize - 8).saturating_sub(text.len() + 1);
+    let b = &src.as_bytes()[..src.len().min(room)];
+    text.reserve(b.len() + 1);
+    let mut start: Option<usize> = None;
+    for &c in b {
+        let l = ASCII_WORD_LOWER[usize::from(c)];
+        if l != 0 {
+            if start.is_none() {
+                start = Some(begin_word(text));
+            }
+            text.push(char::from(l));
+        } else {
+            end_word(text, words, &mut start);
         }
-        let s = i;
-        while i < b.len() && ASCII_WORD[usize::from(b[i])] {
-            i += 1;
-        }
-        if s == i || text.len() + (i - s) >= u32::MAX as usize - 8 {
-            break;
-        }
-        let start = begin_word(text);
-        text.push_str(&src[s..i]);
-        text[start..].make_ascii_lowercase();
-        words.push((start as u32, text.len() as u32));
     }
+    end_word(text, words, &mut start);
 }
 
 fn begin_word(text: &mut String) -> usize {
