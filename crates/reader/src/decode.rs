@@ -1,11 +1,13 @@
 //! The decoding layer between raw input bytes and the record splitter: the [`Decode`] trait
 //! (append decoded bytes to a batch buffer, noting where each gzip member / stream chunk starts in
-//! the input) and the stream-based decoder used for stdin, LZ4 frames and zstd.
+//! the input) and the stream-based decoders used for stdin and pipes: uncompressed streams, and
+//! gzip members, LZ4 and zstd frames taken one at a time, so that each record keeps the offset
+//! of its member, as from a mapped file.
 
-use std::io::{self, Read};
+use std::io::{self, BufRead, Read};
 
 use crate::error::ErrorKind;
-use crate::report::FileReport;
+use crate::report::{Compression, FileReport};
 
 /// Where decoded bytes come from in the input file. For a decoded position `p >= at`, the input
 /// offset is `src + (p - at)` when `linear` (uncompressed input), else `src` (the start of the
@@ -67,26 +69,19 @@ pub(crate) trait Decode {
     ) -> io::Result<bool>;
 }
 
-/// Decodes a byte stream through any `Read` (stdin, an LZ4 frame decoder, a zstd decoder, a
-/// multi-member gzip decoder on stdin).
+/// Passes an uncompressed byte stream (stdin, a pipe) through: offsets are linear.
 pub(crate) struct ReadDecoder<R: Read> {
     inner: R,
-    /// Decoded bytes handed out so far.
+    /// Bytes handed out so far.
     produced: u64,
-    /// Uncompressed input: offsets are linear. Compressed: every record maps to offset 0.
-    linear: bool,
-    /// For compressed streams: decode errors are record-level (`bad_compression`).
-    compressed: bool,
     done: bool,
 }
 
 impl<R: Read> ReadDecoder<R> {
-    pub(crate) fn new(inner: R, compressed: bool) -> Self {
+    pub(crate) fn new(inner: R) -> Self {
         ReadDecoder {
             inner,
             produced: 0,
-            linear: !compressed,
-            compressed,
             done: false,
         }
     }
@@ -98,18 +93,16 @@ impl<R: Read> Decode for ReadDecoder<R> {
         out: &mut Vec<u8>,
         want: usize,
         marks: &mut Vec<Mark>,
-        report: &mut FileReport,
+        _report: &mut FileReport,
     ) -> io::Result<bool> {
         if self.done {
             return Ok(true);
         }
-        if self.linear || self.produced == 0 {
-            marks.push(Mark {
-                at: out.len(),
-                src: if self.linear { self.produced } else { 0 },
-                linear: self.linear,
-            });
-        }
+        marks.push(Mark {
+            at: out.len(),
+            src: self.produced,
+            linear: true,
+        });
         let mut tmp = [0u8; 64 << 10];
         while out.len() < want {
             let room = (want - out.len()).min(tmp.len());
@@ -123,19 +116,178 @@ impl<R: Read> Decode for ReadDecoder<R> {
                     self.produced += n as u64;
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) if self.compressed => {
-                    report.error(
-                        ErrorKind::BadCompression,
-                        0,
-                        format!(
-                            "compressed stream fails to decode after {} bytes: {e}",
-                            self.produced
-                        ),
-                    );
-                    self.done = true;
-                    return Ok(true);
-                }
                 Err(e) => return Err(e),
+            }
+        }
+        Ok(false)
+    }
+}
+
+/// A `BufRead` that counts the bytes consumed through it: the position in the compressed input.
+struct Consumed<R> {
+    inner: R,
+    n: u64,
+}
+
+impl<R: BufRead> Read for Consumed<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let k = self.inner.read(buf)?;
+        self.n += k as u64;
+        Ok(k)
+    }
+}
+
+impl<R: BufRead> BufRead for Consumed<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.inner.consume(amt);
+        self.n += amt as u64;
+    }
+}
+
+/// The member or frame being decoded by a [`Members`] decoder.
+enum Cur<R: BufRead> {
+    Gzip(Box<flate2::bufread::GzDecoder<Consumed<R>>>),
+    Lz4(Box<lz4_flex::frame::FrameDecoder<Consumed<R>>>),
+    Zstd(Box<zstd::stream::read::Decoder<'static, Consumed<R>>>),
+}
+
+impl<R: BufRead> Cur<R> {
+    fn read(&mut self, b: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Cur::Gzip(d) => d.read(b),
+            Cur::Lz4(d) => d.read(b),
+            Cur::Zstd(d) => d.read(b),
+        }
+    }
+
+    /// The input, just past the member.
+    fn into_inner(self) -> Consumed<R> {
+        match self {
+            Cur::Gzip(d) => d.into_inner(),
+            Cur::Lz4(d) => d.into_inner(),
+            Cur::Zstd(d) => d.finish(),
+        }
+    }
+}
+
+/// Where a [`Members`] decoder is.
+enum State<R: BufRead> {
+    /// Before a member (or the end of the input).
+    Between(Consumed<R>),
+    /// Inside a member.
+    In(Cur<R>),
+    /// Finished, or failed.
+    Done,
+}
+
+/// Decodes a stream of concatenated gzip members, LZ4 frames or zstd frames one member at a
+/// time, marking where each starts in the compressed input, so records read from a pipe carry
+/// the same offsets as records read from the mapped file. NUL padding between LZ4 and zstd frames
+/// is skipped, as in a mapped file. A member that fails to decode, or bytes that start none, are
+/// counted at their offset (`bad_gzip`, or `bad_compression` for LZ4 and zstd) and the stream
+/// ends there: a pipe cannot be searched ahead for the next member.
+pub(crate) struct Members<R: BufRead> {
+    state: State<R>,
+    kind: Compression,
+}
+
+impl<R: BufRead> Members<R> {
+    /// A decoder for `kind` (gzip, LZ4 or zstd) of the stream `inner`.
+    pub(crate) fn new(inner: R, kind: Compression) -> Self {
+        Members {
+            state: State::Between(Consumed { inner, n: 0 }),
+            kind,
+        }
+    }
+
+    fn error_kind(&self) -> ErrorKind {
+        if self.kind == Compression::Gzip {
+            ErrorKind::BadGzip
+        } else {
+            ErrorKind::BadCompression
+        }
+    }
+
+    /// Opens the member starting at the reader's position.
+    fn open(&self, r: Consumed<R>) -> io::Result<Cur<R>> {
+        Ok(match self.kind {
+            Compression::Lz4 => Cur::Lz4(Box::new(lz4_flex::frame::FrameDecoder::new(r))),
+            Compression::Zstd => Cur::Zstd(Box::new(
+                zstd::stream::read::Decoder::with_buffer(r)?.single_frame(),
+            )),
+            _ => Cur::Gzip(Box::new(flate2::bufread::GzDecoder::new(r))),
+        })
+    }
+}
+
+impl<R: BufRead> Decode for Members<R> {
+    fn fill(
+        &mut self,
+        out: &mut Vec<u8>,
+        want: usize,
+        marks: &mut Vec<Mark>,
+        report: &mut FileReport,
+    ) -> io::Result<bool> {
+        let mut tmp = vec![0u8; 64 << 10];
+        while out.len() < want {
+            match std::mem::replace(&mut self.state, State::Done) {
+                State::Done => return Ok(true),
+                State::Between(mut r) => {
+                    let buf = r.fill_buf()?;
+                    if buf.is_empty() {
+                        return Ok(true);
+                    }
+                    if self.kind != Compression::Gzip {
+                        let zeros = buf.iter().take_while(|&&b| b == 0).count();
+                        if zeros > 0 {
+                            r.consume(zeros);
+                            self.state = State::Between(r);
+                            continue;
+                        }
+                    }
+                    let at = r.n;
+                    match self.open(r) {
+                        Ok(cur) => {
+                            marks.push(Mark {
+                                at: out.len(),
+                                src: at,
+                                linear: false,
+                            });
+                            self.state = State::In(cur);
+                        }
+                        Err(e) => {
+                            let kind = self.error_kind();
+                            report.error(kind, at, format!("{}: {e}", self.kind.as_str()));
+                            return Ok(true);
+                        }
+                    }
+                }
+                State::In(mut d) => {
+                    let room = (want - out.len()).min(tmp.len());
+                    match d.read(&mut tmp[..room]) {
+                        Ok(0) => self.state = State::Between(d.into_inner()),
+                        Ok(n) => {
+                            out.extend_from_slice(&tmp[..n]);
+                            self.state = State::In(d);
+                        }
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {
+                            self.state = State::In(d);
+                        }
+                        Err(e) => {
+                            let at = marks.last().map_or(0, |m| m.src);
+                            report.error(
+                                self.error_kind(),
+                                at,
+                                format!("{} member fails to decode: {e}", self.kind.as_str()),
+                            );
+                            return Ok(true);
+                        }
+                    }
+                }
             }
         }
         Ok(false)

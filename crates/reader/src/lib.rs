@@ -59,7 +59,9 @@ use std::io::{self, BufReader, Read};
 use std::rc::Rc;
 
 use bytes::Bytes;
-use crawlsift_common::limits::{PARALLEL_MIN_FILE_BYTES, PARALLEL_RANGE_BYTES, READ_BUFFER_BYTES};
+use crawlsift_common::limits::{
+    PARALLEL_MIN_FILE_BYTES, PARALLEL_RANGE_BYTES, READ_BUFFER_BYTES, STREAM_READ_BUFFER_BYTES,
+};
 
 pub use crate::error::{ErrorKind, HttpError, ReadError, RecordError};
 pub use crate::fields::Fields;
@@ -194,7 +196,8 @@ impl<R: Read> Read for Counting<R> {
 }
 
 /// Reads a stream (stdin, a pipe) without mapping it: compression is detected from its first
-/// bytes; gzip, LZ4 and zstd are decoded as streams (records then carry offset 0, the stream's).
+/// bytes; gzip members, LZ4 and zstd frames are decoded one at a time, and records carry the
+/// offset of their member or frame, as from a mapped file.
 /// Fails only when the stream itself fails; the error carries the bytes consumed before it.
 pub fn read_stream<R: Read>(
     r: R,
@@ -221,22 +224,14 @@ pub fn read_stream<R: Read>(
     let chained = Read::chain(io::Cursor::new(head), r);
     let mut s = Splitter::new(cfg, file_idx, None);
     let res = match compression {
-        Compression::None => s.run(&mut ReadDecoder::new(chained, false), sink),
-        Compression::Gzip => s.run(
-            &mut ReadDecoder::new(
-                flate2::read::MultiGzDecoder::new(BufReader::new(chained)),
-                true,
+        Compression::None => s.run(&mut ReadDecoder::new(chained), sink),
+        Compression::Gzip | Compression::Lz4 | Compression::Zstd => s.run(
+            &mut decode::Members::new(
+                BufReader::with_capacity(STREAM_READ_BUFFER_BYTES, chained),
+                compression,
             ),
             sink,
         ),
-        Compression::Lz4 => s.run(
-            &mut ReadDecoder::new(lz4_flex::frame::FrameDecoder::new(chained), true),
-            sink,
-        ),
-        Compression::Zstd => match zstd::stream::read::Decoder::new(chained) {
-            Ok(d) => s.run(&mut ReadDecoder::new(d, true), sink),
-            Err(e) => Err(e),
-        },
     };
     res.map_err(|e| (n.get(), e))?;
     let mut report = s.report;

@@ -379,14 +379,76 @@ proptest! {
             prop_assert_eq!(&r.block[..], &b[..]);
             prop_assert_eq!(r.pos.index, i as u64);
         }
+        // Piped, the same records at the same offsets (their members' or frames').
+        let (piped, prep) = read_streamed(&data, &cfg(buffer));
+        prop_assert_eq!(prep.error_count(), 0);
+        prop_assert_eq!(
+            piped.iter().map(common::key).collect::<Vec<_>>(),
+            got.iter().map(common::key).collect::<Vec<_>>()
+        );
     }
 
     #[test]
     fn arbitrary_bytes_never_panic(data in prop::collection::vec(any::<u8>(), 0..2000), buffer in 1usize..64) {
-        let (recs, _) = read_all(&data, &cfg(buffer));
+        let (mut recs, _) = read_all(&data, &cfg(buffer));
+        recs.extend(read_streamed(&data, &cfg(buffer)).0);
         for r in &recs {
             let _ = r.http();
             let _ = r.payload();
         }
     }
+}
+
+/// Reads `data` as a stream (stdin, a pipe): records and the report.
+fn read_streamed(
+    data: &[u8],
+    cfg: &ReaderConfig,
+) -> (Vec<crawlsift_reader::Record>, crawlsift_reader::FileReport) {
+    let mut recs = Vec::new();
+    let rep = crawlsift_reader::read_stream(std::io::Cursor::new(data), 0, cfg, &mut |b| {
+        recs.extend(b);
+        true
+    })
+    .unwrap();
+    (recs, rep)
+}
+
+#[test]
+fn piped_gzip_records_carry_their_member_offsets() {
+    // Members: record a, an empty member, record b, then a and b in one member.
+    let (a, b) = two_records();
+    let mut both = a.clone();
+    both.extend_from_slice(&b);
+    let mut f = gz(&a);
+    f.extend_from_slice(&gz(b""));
+    f.extend_from_slice(&gz(&b));
+    f.extend_from_slice(&gz(&both));
+    for buffer in [7, 64, 1 << 20] {
+        let (mapped, _) = read_all(&f, &cfg(buffer));
+        let (piped, rep) = read_streamed(&f, &cfg(buffer));
+        let offsets =
+            |r: &[crawlsift_reader::Record]| r.iter().map(|r| r.pos.offset).collect::<Vec<_>>();
+        assert_eq!(offsets(&piped), offsets(&mapped), "buffer {buffer}");
+        assert_eq!(piped.len(), 4);
+        assert!(rep.errors.is_empty(), "{:?}", rep.errors);
+        assert_eq!(rep.bytes_in, f.len() as u64);
+    }
+    // A broken last member is counted at its own offset; the records before it are kept.
+    let good = f.len() as u64;
+    let gb = gz(&b);
+    f.extend_from_slice(&gb[..gb.len() / 2]);
+    let (piped, rep) = read_streamed(&f, &cfg(64));
+    assert_eq!(piped.len(), 4);
+    let (_, mapped) = read_all(&f, &cfg(64));
+    assert_eq!(rep.errors, mapped.errors);
+    let bad = rep
+        .error_examples
+        .iter()
+        .find(|e| e.kind == ErrorKind::BadGzip);
+    assert_eq!(
+        bad.map(|e| e.offset),
+        Some(good),
+        "{:?}",
+        rep.error_examples
+    );
 }
