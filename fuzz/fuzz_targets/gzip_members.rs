@@ -1,6 +1,6 @@
 //! The gzip member splitter: header parsing, confirmed member starts, and the sequential and
-//! parallel member readers on arbitrary bytes behind a gzip magic. Sequential and parallel
-//! reads must agree.
+//! parallel member readers on arbitrary bytes behind a gzip magic, and the member-by-member
+//! reader of pipes. Sequential and parallel reads must agree.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
@@ -27,4 +27,6 @@ fuzz_target!(|data: &[u8]| {
         ..Default::default()
     });
     assert_eq!(seq, par);
+    let cfg = crawlsift_reader::ReaderConfig { buffer_bytes: 50, ..Default::default() };
+    let _ = crawlsift_reader::read_stream(std::io::Cursor::new(&input[..]), 0, &cfg, &mut |_| true);
 });
