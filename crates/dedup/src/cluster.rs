@@ -283,28 +283,49 @@ impl Clusterer {
         // 5: candidates: pairs sharing a band key (MinHash) or a block (SimHash). A near copy
         // shares most bands, so pairs are gathered and de-duplicated before any is verified. Bands
         // and blocks are shared out among the threads; the merged pair set is the same.
+        //
+        // Band keys are 16 bits, so unrelated texts share one by chance, and those chance pairs
+        // grow with the square of the corpus (5.3M of them at 80,000 documents). Each is dropped
+        // at once when it cannot pass step 6: its signatures agree on fewer rows than the fewest
+        // any accepted pair has (counting popular rows too, so no accepted pair is dropped) and
+        // its SimHashes are too far apart. Only plausible pairs are kept, sorted and verified.
         let sig = |d: u32| -> &[u8] { &fps[d as usize].minhash };
+        let need = Thresholds::new(cfg);
+        let plausible = |a: u32, b: u32| {
+            hamming(fps[a as usize].simhash, fps[b as usize].simhash) <= cfg.simhash_max_hamming
+                || agreements(sig(a), sig(b)) >= need.fewest_accepted()
+        };
         let bands: Vec<usize> = (0..cfg.lsh_bands).collect();
-        let (mut pairs, checks, skipped) =
-            bucket_pairs(threads, &bands, cfg.max_bucket_compare, |band, keyed| {
+        let (mut pairs, checks, skipped) = bucket_pairs(
+            threads,
+            &bands,
+            cfg.max_bucket_compare,
+            |band, keyed| {
                 keyed.extend(heads.iter().filter_map(|&h| {
                     if popular.band_is_popular(h, band, cfg.lsh_rows) {
                         return None; // a template phrase is no evidence of copying
                     }
                     band_key(sig(h), band, cfg.lsh_rows).map(|k| (k, h))
                 }));
-            });
+            },
+            plausible,
+        );
         stats.minhash_candidate_checks += checks;
         stats.bucket_comparisons_skipped += skipped;
         let blocks: Vec<usize> = (0..=cfg.simhash_max_hamming as usize).collect();
-        let (block_pairs, checks, skipped) =
-            bucket_pairs(threads, &blocks, cfg.max_bucket_compare, |block, keyed| {
+        let (block_pairs, checks, skipped) = bucket_pairs(
+            threads,
+            &blocks,
+            cfg.max_bucket_compare,
+            |block, keyed| {
                 keyed.extend(heads.iter().filter_map(|&h| {
                     block_keys(fps[h as usize].simhash, cfg.simhash_max_hamming)
                         .nth(block)
                         .map(|k| (k, h))
                 }));
-            });
+            },
+            plausible,
+        );
         stats.simhash_candidate_checks += checks;
         stats.bucket_comparisons_skipped += skipped;
         pairs.merge(block_pairs);
@@ -312,7 +333,6 @@ impl Clusterer {
 
         // 6: verification of each distinct candidate pair, once; chunks of the sorted pairs on
         // the threads, their edges concatenated in order.
-        let need = Thresholds::new(cfg);
         let verify = |chunk: &[(u32, u32)]| -> Vec<Edge> {
             let mut edges = Vec::new();
             for &(a, b) in chunk {
@@ -432,14 +452,16 @@ impl Clusterer {
 }
 
 /// Pairs `(a, b)` of items that share a key in one of `sources` (LSH bands or SimHash blocks),
-/// `keys` filling each source's `(key, item)` list. In a bucket each item is paired with at most
-/// `window` items before it (which bounds the work on hostile input). Sources are shared out
-/// among the threads. Returns the pairs, the comparisons made and those skipped by the window.
+/// `keys` filling each source's `(key, item)` list, and that `keep` accepts. In a bucket each item
+/// is paired with at most `window` items before it (which bounds the work on hostile input).
+/// Sources are shared out among the threads. Returns the pairs kept, the comparisons made and
+/// those skipped by the window.
 fn bucket_pairs(
     threads: usize,
     sources: &[usize],
     window: usize,
     keys: impl Fn(usize, &mut Vec<(u64, u32)>) + Sync,
+    keep: impl Fn(u32, u32) -> bool + Sync,
 ) -> (CandidatePairs, u64, u64) {
     let parts = in_parallel(threads, sources, |chunk| {
         let mut pairs = CandidatePairs::default();
@@ -455,7 +477,9 @@ fn bucket_pairs(
                     skipped += from as u64;
                     for &(_, a) in &run[from..p] {
                         checks += 1;
-                        pairs.push(a, b);
+                        if keep(a, b) {
+                            pairs.push(a, b);
+                        }
                     }
                 }
             }
@@ -574,6 +598,15 @@ impl Thresholds {
 
     fn accepts(&self, agree: u32, rows: u32) -> bool {
         rows >= self.min_rows && self.join.get(rows as usize).is_some_and(|&k| agree >= k)
+    }
+
+    /// The fewest agreeing rows of any pair [`accepts`](Self::accepts) takes (thresholds grow
+    /// with the rows judged).
+    fn fewest_accepted(&self) -> u32 {
+        self.join
+            .get(self.min_rows as usize)
+            .copied()
+            .unwrap_or(u32::MAX)
     }
 
     fn guard_accepts(&self, agree: u32, rows: u32) -> bool {
@@ -793,23 +826,22 @@ fn same_text_groups(
     let need = agreements_for(cfg.popular_same_text, cfg.minhash_perms);
     let sig = |p: u32| -> &[u8] { &fps[distinct[p as usize] as usize].minhash };
     let bands: Vec<usize> = (0..cfg.minhash_perms / SAME_TEXT_BAND_ROWS).collect();
-    let (pairs, _, _) = bucket_pairs(threads, &bands, cfg.max_bucket_compare, |band, keyed| {
-        keyed.extend(
-            (0..m as u32)
-                .filter_map(|p| band_key(sig(p), band, SAME_TEXT_BAND_ROWS).map(|k| (k, p))),
-        );
-    });
-    let pairs = pairs.into_sorted();
-    let same = in_parallel(threads, &pairs, |chunk| -> Vec<(u32, u32)> {
-        chunk
-            .iter()
-            .copied()
-            .filter(|&(a, b)| agreements(sig(a), sig(b)) >= need)
-            .collect()
-    });
+    // Pairs are checked where they meet in a bucket: only same texts are kept.
+    let (pairs, _, _) = bucket_pairs(
+        threads,
+        &bands,
+        cfg.max_bucket_compare,
+        |band, keyed| {
+            keyed.extend(
+                (0..m as u32)
+                    .filter_map(|p| band_key(sig(p), band, SAME_TEXT_BAND_ROWS).map(|k| (k, p))),
+            );
+        },
+        |a, b| agreements(sig(a), sig(b)) >= need,
+    );
     // Groups are the connected components of the same-text pairs, whatever the union order.
     let mut uf = UnionFind::new(m);
-    for (a, b) in same.into_iter().flatten() {
+    for (a, b) in pairs.into_sorted() {
         let (ra, rb) = (uf.find(a), uf.find(b));
         if ra != rb {
             uf.union(ra, rb);
@@ -929,6 +961,26 @@ mod tests {
         assert!(c.members[2].similarity > 0.3 && c.members[2].similarity < 1.0);
         assert_eq!(r.stats.exact_duplicates, 1);
         assert_eq!(r.stats.near_duplicates, 1);
+    }
+
+    #[test]
+    fn no_accepted_pair_agrees_on_fewer_rows_than_the_candidate_filter_asks() {
+        // The filter of step 5 drops pairs with fewer agreeing rows than `fewest_accepted`;
+        // step 6 must then refuse every one of them, whatever the rows it judges them on.
+        for min_jaccard in [0.05, 0.19, 0.5, 0.9] {
+            let cfg = DedupConfig {
+                min_jaccard,
+                ..DedupConfig::default()
+            };
+            let need = Thresholds::new(&cfg);
+            let fewest = need.fewest_accepted();
+            for rows in 0..=cfg.minhash_perms as u32 {
+                for agree in 0..fewest.min(rows + 1) {
+                    assert!(!need.accepts(agree, rows), "{min_jaccard} {agree}/{rows}");
+                }
+            }
+            assert!(need.accepts(fewest, need.min_rows));
+        }
     }
 
     #[test]
