@@ -12,8 +12,8 @@ use crate::decode::{Decode, Mark};
 use crate::error::ErrorKind;
 use crate::report::{Compression, FileReport};
 
-const LZ4_MAGIC: [u8; 4] = [0x04, 0x22, 0x4d, 0x18];
-const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+pub(crate) const LZ4_MAGIC: [u8; 4] = [0x04, 0x22, 0x4d, 0x18];
+pub(crate) const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
 
 enum Cur {
     Lz4(lz4_flex::frame::FrameDecoder<Reader<Bytes>>),

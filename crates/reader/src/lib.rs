@@ -55,13 +55,11 @@ pub mod trec;
 pub mod warc;
 
 use std::cell::Cell;
-use std::io::{self, BufReader, Read};
+use std::io::{self, Read};
 use std::rc::Rc;
 
 use bytes::Bytes;
-use crawlsift_common::limits::{
-    PARALLEL_MIN_FILE_BYTES, PARALLEL_RANGE_BYTES, READ_BUFFER_BYTES, STREAM_READ_BUFFER_BYTES,
-};
+use crawlsift_common::limits::{PARALLEL_MIN_FILE_BYTES, PARALLEL_RANGE_BYTES, READ_BUFFER_BYTES};
 
 pub use crate::error::{ErrorKind, HttpError, ReadError, RecordError};
 pub use crate::fields::Fields;
@@ -225,13 +223,9 @@ pub fn read_stream<R: Read>(
     let mut s = Splitter::new(cfg, file_idx, None);
     let res = match compression {
         Compression::None => s.run(&mut ReadDecoder::new(chained), sink),
-        Compression::Gzip | Compression::Lz4 | Compression::Zstd => s.run(
-            &mut decode::Members::new(
-                BufReader::with_capacity(STREAM_READ_BUFFER_BYTES, chained),
-                compression,
-            ),
-            sink,
-        ),
+        Compression::Gzip | Compression::Lz4 | Compression::Zstd => {
+            s.run(&mut decode::Members::new(chained, compression), sink)
+        }
     };
     res.map_err(|e| (n.get(), e))?;
     let mut report = s.report;

@@ -452,3 +452,54 @@ fn piped_gzip_records_carry_their_member_offsets() {
         rep.error_examples
     );
 }
+
+#[test]
+fn piped_stray_bytes_between_members_are_counted_and_skipped_as_when_mapped() {
+    let (a, b) = two_records();
+    let lz4 = |r: &[u8]| {
+        let mut e = lz4_flex::frame::FrameEncoder::new(Vec::new());
+        std::io::Write::write_all(&mut e, r).unwrap();
+        e.finish().unwrap()
+    };
+    let zst = |r: &[u8]| zstd::encode_all(r, 1).unwrap();
+    type Encode<'a> = &'a dyn Fn(&[u8]) -> Vec<u8>;
+    let kinds: [(&str, Encode); 3] = [("gzip", &gz), ("lz4", &lz4), ("zstd", &zst)];
+    for (name, enc) in kinds {
+        let junk: [&[u8]; 7] = [
+            b"\x1f",
+            b"\x01",
+            b"\x04\x22",
+            b"\x1f\x8b",
+            b"\x28\xb5\x2f",
+            b"junk",
+            &[0x18; 300],
+        ];
+        for stray in junk {
+            for trailing in [false, true] {
+                let mut f = enc(&a);
+                f.extend_from_slice(stray);
+                if !trailing {
+                    f.extend_from_slice(&enc(&b));
+                }
+                let (mapped, mrep) = read_all(&f, &cfg(64));
+                let (piped, prep) = read_streamed(&f, &cfg(64));
+                let what = format!("{name} + {stray:?}, trailing {trailing}");
+                let ids = |v: &[crawlsift_reader::Record]| {
+                    v.iter()
+                        .map(|r| (r.id.clone(), r.pos.offset))
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(ids(&piped), ids(&mapped), "{what}");
+                assert_eq!(prep.errors, mrep.errors, "{what}");
+                assert!(prep.error_count() >= 1, "{what}");
+                let offsets = |r: &crawlsift_reader::FileReport| {
+                    r.error_examples
+                        .iter()
+                        .map(|e| e.offset)
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(offsets(&prep), offsets(&mrep), "{what}");
+            }
+        }
+    }
+}
