@@ -255,9 +255,9 @@ enum State<R: Read> {
 /// time, marking where each starts in the compressed input, so records read from a pipe carry
 /// the same offsets as records read from the mapped file. As there, NUL padding between LZ4 and
 /// zstd frames is skipped, and bytes that start no member are counted (`garbage`) and skipped to
-/// the next magic. A member that fails to decode is counted at
-/// its offset (`bad_gzip`, or `bad_compression`) and the stream ends there: the decoder may have
-/// read past the next member's start, and a pipe cannot go back.
+/// the next magic. A member that fails to decode is counted at its offset (`bad_gzip`, or
+/// `bad_compression`) and the stream ends there: the decoder may have read past the next
+/// member's start, and a pipe cannot go back.
 pub(crate) struct Members<R: Read> {
     state: State<R>,
     kind: Compression,
