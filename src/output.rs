@@ -9,6 +9,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use crawlsift_common::parallel::in_parallel;
 use flate2::write::GzEncoder;
 
 /// Buffer size of output writers: large enough that JSON lines go out in few syscalls.
@@ -159,21 +160,15 @@ pub fn write_gzip_chunks(
         f.write_all(&member(0..0)?)?; // an empty but valid gzip file
     }
     for group in starts.chunks(threads.max(1)) {
-        let members = std::thread::scope(|s| {
-            let handles: Vec<_> = group
+        // One chunk per thread; members come back in file order.
+        let members = in_parallel(threads, group, |starts| {
+            starts
                 .iter()
-                .map(|&a| {
-                    let member = &member;
-                    s.spawn(move || member(a..(a + GZIP_CHUNK_ITEMS).min(items)))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect::<anyhow::Result<Vec<_>>>()
-        })?;
-        for m in members {
-            f.write_all(&m)?;
+                .map(|&a| member(a..(a + GZIP_CHUNK_ITEMS).min(items)))
+                .collect::<Vec<_>>()
+        });
+        for m in members.into_iter().flatten() {
+            f.write_all(&m?)?;
         }
     }
     f.commit()

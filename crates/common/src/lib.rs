@@ -1,8 +1,9 @@
 /*!
 The shared vocabulary of crawlsift.
 
-`crawlsift-common` holds the few types that every stage speaks ([`SourcePos`], [`DocId`]) and every
-named bound of the program ([`limits`]). It has no dependencies, so `reader`, `extractor` and
+`crawlsift-common` holds the few types that every stage speaks ([`SourcePos`], [`DocId`]), every
+named bound of the program ([`limits`]) and the deterministic thread helper the stages share
+([`parallel`]). It has no dependencies, so `reader`, `extractor` and
 `dedup` depend on it and never on each other; only the `crawlsift` binary wires them together.
 
 ```
@@ -14,6 +15,7 @@ assert!(limits::MAX_RECORD_BYTES > 0);
 */
 
 pub mod limits;
+pub mod parallel;
 
 /// Where a record came from: the input file (an index into the run's sorted input list), the byte
 /// offset of the record in that file (of its gzip member when the record starts a member of a

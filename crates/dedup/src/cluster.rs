@@ -35,11 +35,12 @@
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
+use crawlsift_common::parallel::in_parallel;
 use serde::{Deserialize, Serialize};
 
 use crate::error::DedupError;
 use crate::fingerprint::{DedupConfig, Fingerprint};
-use crate::minhash::{agreements, agreements_for, band_key, estimate_jaccard};
+use crate::minhash::{agreements, agreements_for, band_key, estimate_jaccard, word, zero_bytes};
 use crate::simhash::{block_keys, hamming};
 
 /// How a member joined its cluster.
@@ -496,32 +497,6 @@ fn bucket_pairs(
     (all, checks, skipped)
 }
 
-/// Runs `work` on up to `threads` contiguous chunks of `items` at once and returns the results
-/// in chunk order, so the outcome is the same for any thread count.
-fn in_parallel<T: Sync, R: Send>(
-    threads: usize,
-    items: &[T],
-    work: impl Fn(&[T]) -> R + Sync,
-) -> Vec<R> {
-    let chunk = items.len().div_ceil(threads.max(1)).max(1);
-    if threads <= 1 || items.len() <= 1 {
-        return vec![work(items)];
-    }
-    std::thread::scope(|s| {
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|c| {
-                let work = &work;
-                s.spawn(move || work(c))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    })
-}
-
 /// Candidate pairs `(a, b)`, `a < b`, gathered from every band and block. Kept compact: the
 /// list is sorted and de-duplicated whenever it has doubled since the last time, so memory follows
 /// the distinct pairs, not the (many times larger) band collisions of near copies.
@@ -779,24 +754,13 @@ impl Popularity {
         let mut count = |c: usize, x: u64, valid: u64| {
             let popular = (pa[c / 8] | pb[c / 8]) >> (8 * (c % 8)) & 0xFF;
             let usable = !popular & valid;
-            // High bit of each byte set exactly where the byte of x is zero.
-            const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-            let zero = !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7);
-            agree += (zero & SPREAD[usable as usize]).count_ones();
+            agree += (zero_bytes(x) & SPREAD[usable as usize]).count_ones();
             rows += usable.count_ones();
         };
         let (ca, cb) = (sa[..n].chunks_exact(8), sb[..n].chunks_exact(8));
         let (ra, rb) = (ca.remainder(), cb.remainder());
-        let word = |bytes: &[u8]| {
-            let mut w = [0u8; 8];
-            w[..bytes.len()].copy_from_slice(bytes);
-            u64::from_le_bytes(w)
-        };
         for (c, (xa, xb)) in ca.zip(cb).enumerate() {
-            let (mut wa, mut wb) = ([0u8; 8], [0u8; 8]);
-            wa.copy_from_slice(xa);
-            wb.copy_from_slice(xb);
-            count(c, u64::from_le_bytes(wa) ^ u64::from_le_bytes(wb), 0xFF);
+            count(c, word(xa) ^ word(xb), 0xFF);
         }
         if !ra.is_empty() {
             count(n / 8, word(ra) ^ word(rb), (1u64 << ra.len()) - 1);

@@ -117,33 +117,41 @@ impl MinHasher {
     }
 }
 
-/// Number of positions where two signatures agree (over the shorter length). Eight positions at
-/// a time: a byte of the XOR of both is zero where they agree, and its zero bytes are counted
-/// with one population count (clustering calls this for every pair sharing a bucket).
+/// Up to eight bytes as a little-endian word, zero-padded (signatures are compared eight rows at
+/// a time).
+#[inline]
+pub(crate) fn word(bytes: &[u8]) -> u64 {
+    match <[u8; 8]>::try_from(bytes) {
+        Ok(w) => u64::from_le_bytes(w),
+        Err(_) => {
+            let mut w = [0u8; 8];
+            let n = bytes.len().min(8);
+            w[..n].copy_from_slice(&bytes[..n]);
+            u64::from_le_bytes(w)
+        }
+    }
+}
+
+/// The high bit of each byte of `x` set exactly where that byte is zero: applied to the XOR of
+/// two signature words, the rows where they agree.
+#[inline]
+pub(crate) fn zero_bytes(x: u64) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
+}
+
+/// Number of positions where two signatures agree (over the shorter length), eight positions
+/// per word (clustering calls this for every pair sharing a bucket).
 #[inline]
 pub fn agreements(a: &[u8], b: &[u8]) -> u32 {
-    /// The high bit of each byte of `x` set exactly where the byte is zero.
-    fn zero_bytes(x: u64) -> u64 {
-        const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-        !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
-    }
     let n = a.len().min(b.len());
     let (ca, cb) = (a[..n].chunks_exact(8), b[..n].chunks_exact(8));
-    let tail: u32 = ca
-        .remainder()
-        .iter()
-        .zip(cb.remainder())
-        .map(|(x, y)| u32::from(x == y))
-        .sum();
-    let word = |c: &[u8]| {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        u64::from_le_bytes(w)
-    };
+    let tail =
+        zero_bytes(word(ca.remainder()) ^ word(cb.remainder())) & ((1u64 << (8 * (n % 8))) - 1);
     ca.zip(cb)
         .map(|(x, y)| zero_bytes(word(x) ^ word(y)).count_ones())
         .sum::<u32>()
-        + tail
+        + tail.count_ones()
 }
 
 /// Jaccard estimate from `agree` agreeing positions out of `perms` 8-bit minima: the chance

@@ -245,8 +245,8 @@ impl<R: Read> Cur<R> {
 enum State<R: Read> {
     /// Before a member (or the end of the input).
     Between(Consumed<R>),
-    /// Inside a member.
-    In(Cur<R>),
+    /// Inside the member that starts at `start` in the input.
+    In { cur: Cur<R>, start: u64 },
     /// Finished, or failed.
     Done,
 }
@@ -309,7 +309,7 @@ impl<R: Read> Decode for Members<R> {
         marks: &mut Vec<Mark>,
         report: &mut FileReport,
     ) -> io::Result<bool> {
-        let mut tmp = vec![0u8; 64 << 10];
+        let mut tmp = [0u8; 64 << 10];
         while out.len() < want {
             match std::mem::replace(&mut self.state, State::Done) {
                 State::Done => return Ok(true),
@@ -360,7 +360,7 @@ impl<R: Read> Decode for Members<R> {
                                 src: at,
                                 linear: false,
                             });
-                            self.state = State::In(cur);
+                            self.state = State::In { cur, start: at };
                         }
                         Err(e) => {
                             let kind = self.error_kind();
@@ -369,12 +369,11 @@ impl<R: Read> Decode for Members<R> {
                         }
                     }
                 }
-                State::In(mut d) => {
+                State::In { mut cur, start } => {
                     let room = (want - out.len()).min(tmp.len());
-                    match d.read(&mut tmp[..room]) {
+                    match cur.read(&mut tmp[..room]) {
                         Ok(0) => {
-                            let r = d.into_inner();
-                            let start = marks.last().map_or(0, |m| m.src);
+                            let r = cur.into_inner();
                             if r.n == start {
                                 // A decoder that ends without reading a byte would be opened
                                 // again at the same place forever.
@@ -389,16 +388,15 @@ impl<R: Read> Decode for Members<R> {
                         }
                         Ok(n) => {
                             out.extend_from_slice(&tmp[..n]);
-                            self.state = State::In(d);
+                            self.state = State::In { cur, start };
                         }
                         Err(e) if e.kind() == io::ErrorKind::Interrupted => {
-                            self.state = State::In(d);
+                            self.state = State::In { cur, start };
                         }
                         Err(e) => {
-                            let at = marks.last().map_or(0, |m| m.src);
                             report.error(
                                 self.error_kind(),
-                                at,
+                                start,
                                 format!("{} member fails to decode: {e}", self.kind.as_str()),
                             );
                             return Ok(true);
