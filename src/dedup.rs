@@ -487,7 +487,13 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
             eprintln!("  text:      {}", t.display());
         }
     }
-    Ok(crate::exit_code(tally.failed_inputs, tally.record_errors))
+    // A Ctrl-C that comes once every input is read no longer stops anything: the outputs above
+    // are whole, and the status says how the reading went.
+    Ok(crate::exit_code(
+        false,
+        tally.failed_inputs,
+        tally.record_errors,
+    ))
 }
 
 /// Refuses to overwrite an earlier run's outputs in `out` without `force`.

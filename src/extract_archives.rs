@@ -134,7 +134,11 @@ pub fn run(args: &ExtractArgs, builder: ExtractorBuilder) -> anyhow::Result<Exit
             skipped.join(" ")
         }
     );
-    Ok(crate::exit_code(tally.failed_inputs, tally.record_errors))
+    Ok(crate::exit_code(
+        crate::cancelled(),
+        tally.failed_inputs,
+        tally.record_errors,
+    ))
 }
 
 /// Where the JSON lines go: a file that appears whole on success, or standard output.

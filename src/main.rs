@@ -81,10 +81,10 @@ pub(crate) fn threads(arg: Option<usize>) -> anyhow::Result<usize> {
     }
 }
 
-/// Exit status: 130 when interrupted, 1 when an input could not be opened, 2 when records had
-/// errors, 0 otherwise.
-pub(crate) fn exit_code(open_failures: usize, record_errors: u64) -> ExitCode {
-    if cancelled() {
+/// Exit status: 130 when the run stopped early on Ctrl-C (`interrupted`), 1 when an input could
+/// not be opened, 2 when records had errors, 0 otherwise.
+pub(crate) fn exit_code(interrupted: bool, open_failures: usize, record_errors: u64) -> ExitCode {
+    if interrupted {
         ExitCode::from(EXIT_INTERRUPTED)
     } else if open_failures > 0 {
         ExitCode::from(1)

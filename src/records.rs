@@ -152,7 +152,11 @@ pub fn run(args: RecordsArgs) -> anyhow::Result<ExitCode> {
         }
         print_summary("TOTAL", &total, &total_tally);
     }
-    Ok(crate::exit_code(tally.failed_inputs, tally.record_errors))
+    Ok(crate::exit_code(
+        crate::cancelled(),
+        tally.failed_inputs,
+        tally.record_errors,
+    ))
 }
 fn print_summary(name: &str, r: &FileSummary, t: &HttpTally) {
     let kinds: Vec<String> = r
