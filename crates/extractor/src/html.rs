@@ -527,9 +527,8 @@ impl Builder<'_> {
         }
         // Words are copied in spans: words with one ASCII space between them read the same in
         // the page and in the text, so a span is copied at once.
-        let bytes = s.as_bytes();
         let mut i = 0;
-        while i < bytes.len() {
+        while i < s.len() {
             match class_at(s, i) {
                 (Class::Space, n) => {
                     self.pending_space = true;
