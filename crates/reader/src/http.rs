@@ -237,10 +237,12 @@ fn decode_body(resp: &mut HttpResponse, raw: Bytes) {
         let limit = decode_limit(body.len());
         let out = match *coding {
             "identity" | "none" => continue,
-            "gzip" | "x-gzip" => match crate::gzip::inflate_single_member(&body, limit) {
-                Some(v) => Decoded::Ok(v),
-                None => read_bounded(flate2::read::MultiGzDecoder::new(&body[..]), limit),
-            },
+            "gzip" | "x-gzip" => {
+                match crate::compress::inflate::inflate_single_member(&body, limit) {
+                    Some(v) => Decoded::Ok(v),
+                    None => read_bounded(flate2::read::MultiGzDecoder::new(&body[..]), limit),
+                }
+            }
             "deflate" => {
                 let z = read_bounded(flate2::read::ZlibDecoder::new(&body[..]), limit);
                 if matches!(z, Decoded::Failed) {

@@ -5,7 +5,7 @@
 //! bytes, memory-maps files (stdin is streamed), and hands [`Record`]s to a sink in file order, in
 //! batches. Records of uncompressed files are slices of the map; gzip members are inflated into one
 //! buffer per batch that the records slice. One large per-record gzip file is inflated on
-//! [`ReaderConfig::threads`] threads ([`parallel`](crate::parallel) cuts it at confirmed member
+//! [`ReaderConfig::threads`] threads (the parallel reader cuts it at confirmed member
 //! starts); the output is the same for any thread count.
 //!
 //! Damage is counted, not fatal: every record-level problem is an [`ErrorKind`] in the
@@ -35,201 +35,54 @@
 //! assert_eq!((http.status, &http.body[..]), (200, &b"hello"[..]));
 //! ```
 
-pub mod arc;
-mod decode;
-pub mod detect;
+//! # Layout
+//!
+//! The source is in three layers; files only depend on files of their own layer or below, and
+//! `scripts/check_structure.py` checks there is no import circle.
+//!
+//! - `read/` (top): [`read_input`], [`read_bytes`], [`read_stream`] pick a decoder per compression;
+//!   `read/split.rs` is the record splitter that runs a format over decoded batch buffers;
+//!   `read/parallel.rs` reads a large per-record gzip file on several threads.
+//! - `container/`: the archive formats. `container/mod.rs` dispatches to [`warc`], [`arc`] and
+//!   [`trec`], which share `container/parse.rs` (the step vocabulary and blank/padding helpers);
+//!   `container/detect.rs` tells the format from the bytes.
+//! - `compress/`: from input bytes to decoded bytes: compression detection and magic numbers,
+//!   the `Decode` trait, the gzip member loop of a mapped file and [`gzip::find_member_start`],
+//!   LZ4/zstd frames, stream decoding for pipes, gzip headers and the libdeflate inflater.
+//! - Leaves at the top level: `record.rs` ([`Record`]), `http.rs` ([`HttpResponse`], uses the
+//!   inflater in `compress/`), `report.rs` ([`FileReport`]), `error.rs`, `fields.rs`,
+//!   `digest.rs`, `config.rs` ([`ReaderConfig`]), `input.rs`, `pool.rs` (batch buffers).
+
+#![deny(missing_docs)]
+
+mod compress;
+mod config;
+mod container;
 pub mod digest;
 pub mod error;
 mod fields;
-mod frames;
-pub mod gzip;
 pub mod http;
-mod inflate;
 mod input;
-mod parallel;
 mod pool;
+mod read;
 mod record;
 mod report;
-mod split;
-pub mod trec;
-pub mod warc;
 
-use std::cell::Cell;
-use std::io::{self, Read};
-use std::rc::Rc;
-
-use bytes::Bytes;
-use crawlsift_common::limits::{PARALLEL_MIN_FILE_BYTES, PARALLEL_RANGE_BYTES, READ_BUFFER_BYTES};
-
+pub use crate::compress::detect::Compression;
+pub use crate::compress::gzip;
+pub use crate::config::ReaderConfig;
+pub use crate::container::{arc, trec, warc};
 pub use crate::error::{ErrorKind, HttpError, ReadError, RecordError};
 pub use crate::fields::Fields;
 pub use crate::http::{HttpFlags, HttpResponse};
 pub use crate::input::{expand_inputs, Input};
+pub use crate::read::{read_bytes, read_input, read_stream};
 pub use crate::record::{Format, Record, RecordKind};
-pub use crate::report::{Compression, DigestCounts, FileReport};
+pub use crate::report::{DigestCounts, FileReport};
 pub use crawlsift_common::SourcePos;
 
-use crate::decode::ReadDecoder;
-use crate::detect::detect_compression;
-use crate::gzip::GzipStream;
-use crate::split::Splitter;
-
-/// How to read. `Default` reads with all cores and the bounds from `crawlsift_common::limits`.
-#[derive(Debug, Clone)]
-pub struct ReaderConfig {
-    /// Threads used to inflate one large multi-member gzip file (1 = sequential).
-    pub threads: usize,
-    /// Check `WARC-Block-Digest` / `WARC-Payload-Digest` and count results in the report.
-    pub verify_digests: bool,
-    /// Decoded bytes per batch buffer (tests drive this down to 1 to hit every boundary).
-    pub buffer_bytes: usize,
-    /// Compressed bytes per range of the parallel gzip reader.
-    pub parallel_range_bytes: usize,
-    /// Files smaller than this are read by one thread.
-    pub parallel_min_file_bytes: usize,
-}
-
-impl Default for ReaderConfig {
-    fn default() -> Self {
-        ReaderConfig {
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            verify_digests: false,
-            buffer_bytes: READ_BUFFER_BYTES,
-            parallel_range_bytes: PARALLEL_RANGE_BYTES,
-            parallel_min_file_bytes: PARALLEL_MIN_FILE_BYTES,
-        }
-    }
-}
-
-/// Reads one input (a file, memory-mapped, or stdin, streamed), calling `sink` with batches of
-/// records in file order; `sink` returns `false` to stop early. `file_idx` goes into every
-/// record's [`SourcePos`].
-pub fn read_input(
-    input: &Input,
-    file_idx: u32,
-    cfg: &ReaderConfig,
-    sink: &mut dyn FnMut(Vec<Record>) -> bool,
-) -> Result<FileReport, ReadError> {
-    match input {
-        Input::Path(p) => match input::open(p)? {
-            input::Opened::Mapped(data) => Ok(read_bytes(data, file_idx, cfg, sink)),
-            // Pipes, sockets and devices have no size to map: they are streamed like stdin.
-            input::Opened::Stream(file) => {
-                read_stream(file, file_idx, cfg, sink).map_err(|(offset, source)| ReadError::Io {
-                    path: p.clone(),
-                    offset,
-                    source,
-                })
-            }
-        },
-        Input::Stdin => {
-            read_stream(io::stdin().lock(), file_idx, cfg, sink).map_err(|(offset, source)| {
-                ReadError::Io {
-                    path: "-".into(),
-                    offset,
-                    source,
-                }
-            })
-        }
-    }
-}
-
-/// Reads an input that is whole in memory (a map, a test buffer). Never fails: every problem is
-/// counted in the report.
-pub fn read_bytes(
-    data: Bytes,
-    file_idx: u32,
-    cfg: &ReaderConfig,
-    sink: &mut dyn FnMut(Vec<Record>) -> bool,
-) -> FileReport {
-    let compression = detect_compression(&data);
-    let mut report = match compression {
-        Compression::None => {
-            let mut s = Splitter::new(cfg, file_idx, None);
-            s.run_bytes(data.clone(), 0, sink);
-            s.report
-        }
-        Compression::Gzip => match parallel::read(&data, file_idx, cfg, sink) {
-            Some(r) => r,
-            None => run_decoder(&mut GzipStream::new(data.clone(), 0), file_idx, cfg, sink),
-        },
-        Compression::Lz4 | Compression::Zstd => run_decoder(
-            &mut frames::FrameStream::new(data.clone(), compression),
-            file_idx,
-            cfg,
-            sink,
-        ),
-    };
-    report.compression = compression;
-    report.bytes_in = data.len() as u64;
-    report
-}
-
-fn run_decoder(
-    dec: &mut dyn decode::Decode,
-    file_idx: u32,
-    cfg: &ReaderConfig,
-    sink: &mut dyn FnMut(Vec<Record>) -> bool,
-) -> FileReport {
-    let mut s = Splitter::new(cfg, file_idx, None);
-    if let Err(e) = s.run(dec, sink) {
-        // In-memory decoders report problems as record errors; keep this one too.
-        s.report.error(ErrorKind::BadCompression, 0, e.to_string());
-    }
-    s.report
-}
-
-/// Counts bytes read through it (stdin's consumed size for the report and errors).
-struct Counting<R> {
-    inner: R,
-    n: Rc<Cell<u64>>,
-}
-
-impl<R: Read> Read for Counting<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let k = self.inner.read(buf)?;
-        self.n.set(self.n.get() + k as u64);
-        Ok(k)
-    }
-}
-
-/// Reads a stream (stdin, a pipe) without mapping it: compression is detected from its first
-/// bytes; gzip members, LZ4 and zstd frames are decoded one at a time, and records carry the
-/// offset of their member or frame, as from a mapped file.
-/// Fails only when the stream itself fails; the error carries the bytes consumed before it.
-pub fn read_stream<R: Read>(
-    r: R,
-    file_idx: u32,
-    cfg: &ReaderConfig,
-    sink: &mut dyn FnMut(Vec<Record>) -> bool,
-) -> Result<FileReport, (u64, io::Error)> {
-    let n = Rc::new(Cell::new(0u64));
-    let mut r = Counting {
-        inner: r,
-        n: n.clone(),
-    };
-    let mut head = Vec::with_capacity(4);
-    while head.len() < 4 {
-        let mut b = [0u8; 4];
-        match r.read(&mut b[..4 - head.len()]) {
-            Ok(0) => break,
-            Ok(k) => head.extend_from_slice(&b[..k]),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err((n.get(), e)),
-        }
-    }
-    let compression = detect_compression(&head);
-    let chained = Read::chain(io::Cursor::new(head), r);
-    let mut s = Splitter::new(cfg, file_idx, None);
-    let res = match compression {
-        Compression::None => s.run(&mut ReadDecoder::new(chained), sink),
-        Compression::Gzip | Compression::Lz4 | Compression::Zstd => {
-            s.run(&mut decode::Members::new(chained, compression), sink)
-        }
-    };
-    res.map_err(|e| (n.get(), e))?;
-    let mut report = s.report;
-    report.compression = compression;
-    report.bytes_in = n.get();
-    Ok(report)
+/// Format and compression detection from the bytes (never from file names).
+pub mod detect {
+    pub use crate::compress::detect::detect_compression;
+    pub use crate::container::detect::detect_format;
 }

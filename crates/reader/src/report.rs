@@ -5,34 +5,9 @@ use std::collections::BTreeMap;
 
 use crawlsift_common::limits::MAX_ERROR_EXAMPLES;
 
+use crate::compress::detect::Compression;
 use crate::error::{ErrorKind, RecordError};
 use crate::record::Format;
-
-/// Compression detected from the first bytes of an input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Compression {
-    /// Not compressed.
-    #[default]
-    None,
-    /// Gzip (one or many members).
-    Gzip,
-    /// LZ4 frames.
-    Lz4,
-    /// Zstandard frames.
-    Zstd,
-}
-
-impl Compression {
-    /// Stable lowercase name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Compression::None => "none",
-            Compression::Gzip => "gzip",
-            Compression::Lz4 => "lz4",
-            Compression::Zstd => "zstd",
-        }
-    }
-}
 
 /// Results of `WARC-Block-Digest` / `WARC-Payload-Digest` checks.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

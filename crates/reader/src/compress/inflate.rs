@@ -4,8 +4,12 @@
 //! next member header and zero-filling the output first cost ~3.5% of a reading run), and the
 //! output needs no initialising. The `libdeflater` crate does not expose that entry point, so
 //! this module calls `libdeflate-sys` directly; it is the reader's only FFI.
+//! [`inflate_single_member`] decodes a whole `Content-Encoding: gzip` body for the HTTP layer;
+//! nothing here depends on reports or records.
 
 use std::ptr::NonNull;
+
+use super::gzip_header::{is_bomb, next_header, parse_header, GzHeader};
 
 use libdeflate_sys::{
     libdeflate_alloc_decompressor, libdeflate_decompressor, libdeflate_free_decompressor,
@@ -78,10 +82,44 @@ impl Drop for MemberInflater {
     }
 }
 
+/// Inflates `data` when it is exactly one gzip member (no other member header after its own
+/// header) whose trailer size is at most `limit`, in one call with libdeflate (faster than
+/// streaming). `None` when that does not hold or the member is corrupt: the
+/// caller then streams the data, which also handles several members and reports errors.
+pub(crate) fn inflate_single_member(data: &[u8], limit: usize) -> Option<Vec<u8>> {
+    thread_local! {
+        static DECOMPRESSOR: std::cell::RefCell<libdeflater::Decompressor> =
+            std::cell::RefCell::new(libdeflater::Decompressor::new());
+    }
+    if data.len() < 18 || !matches!(parse_header(data), GzHeader::Ok(_)) {
+        return None;
+    }
+    if next_header(data, 18).is_some() {
+        return None;
+    }
+    let t = &data[data.len() - 4..];
+    let size = u32::from_le_bytes([t[0], t[1], t[2], t[3]]) as usize;
+    if size > limit || is_bomb(size as u64, data.len() as u64) {
+        return None;
+    }
+    let mut out = vec![0u8; size];
+    let n = DECOMPRESSOR
+        .with(|d| d.borrow_mut().gzip_decompress(data, &mut out))
+        .ok()?;
+    (n == size).then_some(out)
+}
+
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
-    use crate::gzip::tests::gz;
+    use std::io::Write;
+
+    /// `data` as one gzip member.
+    pub(crate) fn gz(data: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
 
     #[test]
     fn a_member_followed_by_more_input_reports_where_it_ends() {

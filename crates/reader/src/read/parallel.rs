@@ -11,28 +11,13 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use bytes::Bytes;
 
-use crate::arc;
-use crate::detect::detect_format;
-use crate::gzip::{find_member_start, GzipStream};
+use super::split::Splitter;
+use crate::compress::gzip::{find_member_start, GzipStream};
+use crate::config::ReaderConfig;
+use crate::container::detect::detect_format;
+use crate::container::starts_record;
 use crate::record::{Format, Record};
 use crate::report::FileReport;
-use crate::split::{skip_blank, Splitter};
-use crate::warc;
-use crate::ReaderConfig;
-
-/// Whether decoded bytes begin with a record of `format`.
-fn starts_record(format: Format, prefix: &[u8]) -> bool {
-    let p = skip_blank(prefix, 0);
-    let rest = &prefix[p..];
-    match format {
-        Format::Warc => warc::is_warc_start(rest),
-        Format::Trec => rest.starts_with(b"<DOC>") || rest.starts_with(b"<DOC "),
-        Format::Arc => match memchr::memchr(b'\n', rest) {
-            Some(n) => arc::parse_line(&rest[..n]).is_some(),
-            None => false,
-        },
-    }
-}
 
 /// Cut points: offsets of members that start a record, about one per `range` bytes.
 pub(crate) fn cut_points(data: &[u8], range: usize, format: Format) -> Vec<usize> {

@@ -7,9 +7,9 @@ use crate::fields::Fields;
 use crawlsift_common::limits::{MAX_RECORD_BYTES, MAX_TREC_HEAD_BYTES};
 use memchr::memmem;
 
+use super::parse::{Parsed, Step};
 use crate::error::ErrorKind;
 use crate::record::RecordKind;
-use crate::split::{Parsed, Step};
 
 /// Position of the next `<DOC>` or `<DOC ` open tag at or after `from`.
 fn find_open(buf: &[u8], from: usize) -> Option<usize> {

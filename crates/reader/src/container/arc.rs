@@ -6,9 +6,9 @@
 use crate::fields::Fields;
 use crawlsift_common::limits::{MAX_HEADER_BYTES, MAX_RECORD_BYTES};
 
+use super::parse::{blank_tail, record_start, skip_blank, Parsed, Step};
 use crate::error::ErrorKind;
 use crate::record::RecordKind;
-use crate::split::{blank_tail, record_start, skip_blank, Parsed, Step};
 
 /// One parsed ARC header line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -199,7 +199,7 @@ pub(crate) fn step(buf: &[u8], at: usize, eof: bool) -> Step {
             return Step::Need(end - at + 2);
         }
         if let Some(q) = find_arc_line(buf, body) {
-            let e = crate::split::trim_trailing_newlines(buf, body, q);
+            let e = super::parse::trim_trailing_newlines(buf, body, q);
             return Step::Rec(make(
                 p,
                 q,
@@ -240,7 +240,7 @@ pub(crate) fn step(buf: &[u8], at: usize, eof: bool) -> Step {
     // Length does not lead to another header line: resync.
     match find_arc_line(buf, body) {
         Some(q) if q < end => {
-            let e = crate::split::trim_trailing_newlines(buf, body, q);
+            let e = super::parse::trim_trailing_newlines(buf, body, q);
             Step::Rec(make(
                 p,
                 q,

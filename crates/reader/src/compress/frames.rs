@@ -8,12 +8,10 @@ use std::io::{self, Read};
 use bytes::buf::Reader;
 use bytes::{Buf, Bytes};
 
-use crate::decode::{Decode, Mark};
+use super::decode::{Decode, Mark};
+use super::detect::{Compression, LZ4_MAGIC, ZSTD_MAGIC};
 use crate::error::ErrorKind;
-use crate::report::{Compression, FileReport};
-
-pub(crate) const LZ4_MAGIC: [u8; 4] = [0x04, 0x22, 0x4d, 0x18];
-pub(crate) const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+use crate::report::FileReport;
 
 enum Cur {
     Lz4(lz4_flex::frame::FrameDecoder<Reader<Bytes>>),

@@ -7,9 +7,9 @@ use std::ops::Range;
 
 use crawlsift_common::limits::{MAX_HEADER_BYTES, MAX_RECORD_BYTES};
 
+use super::parse::{blank_tail, record_start, skip_blank, trim_trailing_newlines, Parsed, Step};
 use crate::error::ErrorKind;
 use crate::record::RecordKind;
-use crate::split::{blank_tail, record_start, skip_blank, trim_trailing_newlines, Parsed, Step};
 
 /// A parsed WARC header block.
 #[derive(Debug, Clone, PartialEq, Eq)]

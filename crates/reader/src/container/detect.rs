@@ -1,23 +1,8 @@
-//! Format and compression detection from the bytes (never from file names).
+//! Archive format detection from the decoded bytes (never from file names).
 
-use crate::arc;
+use super::parse::skip_blank;
+use super::{arc, trec, warc};
 use crate::record::Format;
-use crate::report::Compression;
-use crate::split::skip_blank;
-use crate::warc;
-
-/// Compression of an input from its first bytes (gzip, LZ4 frame, zstd frame magic numbers).
-pub fn detect_compression(b: &[u8]) -> Compression {
-    if b.starts_with(&[0x1f, 0x8b]) {
-        Compression::Gzip
-    } else if b.starts_with(&[0x04, 0x22, 0x4d, 0x18]) {
-        Compression::Lz4
-    } else if b.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
-        Compression::Zstd
-    } else {
-        Compression::None
-    }
-}
 
 /// How far into decoded data detection looks for a first record.
 const DETECT_WINDOW: usize = 64 << 10;
@@ -65,7 +50,7 @@ pub fn detect_format(b: &[u8], eof: bool) -> Result<Option<Format>, ()> {
         let before: Vec<u8> = String::from_utf8_lossy(&win[..t])
             .replace("</DOC>", "")
             .into_bytes();
-        crate::trec::skipped_is_benign(&before)
+        trec::skipped_is_benign(&before)
     };
     Ok(match (warc_at, trec_at) {
         (Some(w), Some(t)) if t < w && trec_ok(t) => Some(Format::Trec),
@@ -81,10 +66,6 @@ mod tests {
 
     #[test]
     fn detects_from_bytes() {
-        assert_eq!(detect_compression(b"\x1f\x8b\x08"), Compression::Gzip);
-        assert_eq!(detect_compression(b"\x28\xb5\x2f\xfd"), Compression::Zstd);
-        assert_eq!(detect_compression(b"\x04\x22\x4d\x18"), Compression::Lz4);
-        assert_eq!(detect_compression(b"WARC/1.0"), Compression::None);
         assert_eq!(
             detect_format(b"\r\nWARC/1.0\r\n", true),
             Ok(Some(Format::Warc))

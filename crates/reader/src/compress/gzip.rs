@@ -1,4 +1,4 @@
-//! Gzip members of a memory-mapped file: header parsing, member-by-member inflation into the
+//! Gzip members of a memory-mapped file: member-by-member inflation into the
 //! caller's batch buffer (one reused inflate state, CRC and size checked, bomb-bounded), resync
 //! after a broken member, and [`find_member_start`], which the parallel reader uses to cut a file
 //! into ranges that start on real member boundaries.
@@ -6,121 +6,16 @@
 use std::io;
 
 use bytes::Bytes;
-use crawlsift_common::limits::{
-    INFLATE_RATIO_GRACE_BYTES, MAX_HEADER_BYTES, MAX_INFLATE_RATIO, MAX_RECORD_BYTES,
-};
+use crawlsift_common::limits::MAX_RECORD_BYTES;
 use flate2::{Decompress, FlushDecompress, Status};
 
-use crate::decode::{Decode, Mark};
+use super::decode::{Decode, Mark};
+pub use super::detect::GZIP_MAGIC;
+use super::gzip_header::{is_bomb, next_header};
+pub use super::gzip_header::{parse_header, GzHeader};
+use super::inflate::{Inflated, MemberInflater};
 use crate::error::ErrorKind;
-use crate::inflate::{Inflated, MemberInflater};
 use crate::report::FileReport;
-
-/// The first three bytes of every gzip member (magic + deflate method).
-pub const GZIP_MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
-
-/// Result of parsing a gzip member header.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GzHeader {
-    /// A valid header of this many bytes.
-    Ok(usize),
-    /// The bytes end inside what could be a valid header.
-    Incomplete,
-    /// Not a gzip member header.
-    Invalid,
-}
-
-/// Parses a gzip member header (RFC 1952: FEXTRA, FNAME, FCOMMENT, FHCRC; reserved flags must be 0).
-pub fn parse_header(b: &[u8]) -> GzHeader {
-    let n = b.len().min(3);
-    if b[..n] != GZIP_MAGIC[..n] {
-        return GzHeader::Invalid;
-    }
-    if b.len() < 10 {
-        return if b.len() > 3 && b[3] & 0xe0 != 0 {
-            GzHeader::Invalid
-        } else {
-            GzHeader::Incomplete
-        };
-    }
-    let flg = b[3];
-    if flg & 0xe0 != 0 {
-        return GzHeader::Invalid;
-    }
-    let mut i = 10usize;
-    if flg & 0x04 != 0 {
-        let Some(x) = b.get(i..i + 2) else {
-            return GzHeader::Incomplete;
-        };
-        i += 2 + u16::from_le_bytes([x[0], x[1]]) as usize;
-    }
-    for flag in [0x08u8, 0x10] {
-        if flg & flag != 0 {
-            let from = i.min(b.len());
-            let lim = b.len().min(from + MAX_HEADER_BYTES);
-            match memchr::memchr(0, &b[from..lim]) {
-                Some(z) => i = from + z + 1,
-                None if lim - from >= MAX_HEADER_BYTES => return GzHeader::Invalid,
-                None => return GzHeader::Incomplete,
-            }
-        }
-    }
-    if flg & 0x02 != 0 {
-        i += 2;
-    }
-    if i > b.len() {
-        GzHeader::Incomplete
-    } else {
-        GzHeader::Ok(i)
-    }
-}
-
-/// Position of the next gzip magic with a valid header at or after `from`.
-fn next_header(data: &[u8], from: usize) -> Option<usize> {
-    let mut i = from;
-    while i < data.len() {
-        let p = i + memchr::memmem::find(&data[i..], &GZIP_MAGIC)?;
-        if matches!(parse_header(&data[p..]), GzHeader::Ok(_)) {
-            return Some(p);
-        }
-        i = p + 1;
-    }
-    None
-}
-
-/// Whether `out` bytes of output from `inp` bytes of input exceed the inflate-ratio bound.
-fn is_bomb(out: u64, inp: u64) -> bool {
-    out > inp
-        .saturating_mul(MAX_INFLATE_RATIO)
-        .saturating_add(INFLATE_RATIO_GRACE_BYTES)
-}
-
-/// Inflates `data` when it is exactly one gzip member (no other member header after its own
-/// header) whose trailer size is at most `limit`, in one call with libdeflate (faster than
-/// streaming, see [`GzipStream`]). `None` when that does not hold or the member is corrupt: the
-/// caller then streams the data, which also handles several members and reports errors.
-pub(crate) fn inflate_single_member(data: &[u8], limit: usize) -> Option<Vec<u8>> {
-    thread_local! {
-        static DECOMPRESSOR: std::cell::RefCell<libdeflater::Decompressor> =
-            std::cell::RefCell::new(libdeflater::Decompressor::new());
-    }
-    if data.len() < 18 || !matches!(parse_header(data), GzHeader::Ok(_)) {
-        return None;
-    }
-    if next_header(data, 18).is_some() {
-        return None;
-    }
-    let t = &data[data.len() - 4..];
-    let size = u32::from_le_bytes([t[0], t[1], t[2], t[3]]) as usize;
-    if size > limit || is_bomb(size as u64, data.len() as u64) {
-        return None;
-    }
-    let mut out = vec![0u8; size];
-    let n = DECOMPRESSOR
-        .with(|d| d.borrow_mut().gzip_decompress(data, &mut out))
-        .ok()?;
-    (n == size).then_some(out)
-}
 
 /// Outcome of the whole-member fast path.
 enum Fast {
@@ -468,15 +363,9 @@ pub fn find_member_start(data: &[u8], from: usize, to: usize) -> Option<MemberSt
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
-    use std::io::Write;
-
-    pub(crate) fn gz(data: &[u8]) -> Vec<u8> {
-        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-        e.write_all(data).unwrap();
-        e.finish().unwrap()
-    }
+    use crate::compress::inflate::tests::gz;
 
     fn inflate_all(data: Vec<u8>, want: usize) -> (Vec<u8>, Vec<Mark>, FileReport) {
         let mut s = GzipStream::new(Bytes::from(data), 0);
@@ -493,17 +382,6 @@ pub(crate) mod tests {
             assert!(guard < 1_000_000);
         }
         (out, marks, rep)
-    }
-
-    #[test]
-    fn header_flags() {
-        let mut h = vec![0x1f, 0x8b, 8, 0x1c, 0, 0, 0, 0, 0, 3, 2, 0, b'x', b'y'];
-        assert_eq!(parse_header(&h), GzHeader::Incomplete);
-        h.extend_from_slice(b"name\0comment\0");
-        assert_eq!(parse_header(&h), GzHeader::Ok(h.len()));
-        assert_eq!(parse_header(b"\x1f\x8b\x07"), GzHeader::Invalid);
-        assert_eq!(parse_header(b"\x1f"), GzHeader::Incomplete);
-        assert_eq!(parse_header(b"\x1f\x8b\x08\xe0"), GzHeader::Invalid);
     }
 
     #[test]

@@ -1,77 +1,15 @@
-//! The decoding layer between raw input bytes and the record splitter: the [`Decode`] trait
-//! (append decoded bytes to a batch buffer, noting where each gzip member / stream chunk starts in
-//! the input) and the stream-based decoders used for stdin and pipes: uncompressed streams, and
-//! gzip members, LZ4 and zstd frames taken one at a time, so that each record keeps the offset
-//! of its member, as from a mapped file.
+//! Stream input (stdin, pipes): uncompressed streams passed through, and gzip members, LZ4 and
+//! zstd frames taken one at a time, so that each record keeps the offset of its member, as from
+//! a mapped file.
 
 use std::io::{self, BufRead, Read};
 
 use crawlsift_common::limits::STREAM_READ_BUFFER_BYTES;
 
+use super::decode::{Decode, Mark};
+use super::detect::{Compression, GZIP_MAGIC, LZ4_MAGIC, ZSTD_MAGIC};
 use crate::error::ErrorKind;
-use crate::frames::{LZ4_MAGIC, ZSTD_MAGIC};
-use crate::gzip::GZIP_MAGIC;
-use crate::report::{Compression, FileReport};
-
-/// Where decoded bytes come from in the input file. For a decoded position `p >= at`, the input
-/// offset is `src + (p - at)` when `linear` (uncompressed input), else `src` (the start of the
-/// gzip member or compressed stream holding it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Mark {
-    pub at: usize,
-    pub src: u64,
-    pub linear: bool,
-}
-
-/// Input offset of decoded position `pos` given the buffer's marks (sorted by `at`).
-pub(crate) fn offset_of(marks: &[Mark], pos: usize) -> u64 {
-    let i = marks.partition_point(|m| m.at <= pos);
-    match i.checked_sub(1).and_then(|j| marks.get(j)) {
-        Some(m) if m.linear => m.src + (pos - m.at) as u64,
-        Some(m) => m.src,
-        None => 0,
-    }
-}
-
-/// Rebases marks after the first `consumed` bytes of a buffer were dropped.
-pub(crate) fn rebase(marks: &[Mark], consumed: usize) -> Vec<Mark> {
-    let mut out = Vec::new();
-    let i = marks.partition_point(|m| m.at <= consumed);
-    if let Some(m) = i.checked_sub(1).and_then(|j| marks.get(j)) {
-        let src = if m.linear {
-            m.src + (consumed - m.at) as u64
-        } else {
-            m.src
-        };
-        out.push(Mark {
-            at: 0,
-            src,
-            linear: m.linear,
-        });
-    }
-    for m in &marks[i..] {
-        out.push(Mark {
-            at: m.at - consumed,
-            ..*m
-        });
-    }
-    out
-}
-
-/// A source of decoded bytes.
-pub(crate) trait Decode {
-    /// Appends decoded bytes to `out` until `out.len() >= want` or the input ends, pushing a
-    /// [`Mark`] for every member / chunk start. Record-level problems (a corrupt member) are
-    /// counted in `report`. Returns `Ok(true)` once the input is exhausted. Must append at least
-    /// one byte or return `Ok(true)`.
-    fn fill(
-        &mut self,
-        out: &mut Vec<u8>,
-        want: usize,
-        marks: &mut Vec<Mark>,
-        report: &mut FileReport,
-    ) -> io::Result<bool>;
-}
+use crate::report::FileReport;
 
 /// Passes an uncompressed byte stream (stdin, a pipe) through: offsets are linear.
 pub(crate) struct ReadDecoder<R: Read> {
@@ -406,47 +344,5 @@ impl<R: Read> Decode for Members<R> {
             }
         }
         Ok(false)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn offsets_follow_marks() {
-        let marks = [
-            Mark {
-                at: 0,
-                src: 100,
-                linear: false,
-            },
-            Mark {
-                at: 50,
-                src: 300,
-                linear: true,
-            },
-        ];
-        assert_eq!(offset_of(&marks, 10), 100);
-        assert_eq!(offset_of(&marks, 60), 310);
-        let r = rebase(&marks, 55);
-        assert_eq!(
-            r,
-            vec![Mark {
-                at: 0,
-                src: 305,
-                linear: true
-            }]
-        );
-        let r = rebase(&marks, 20);
-        assert_eq!(
-            r[0],
-            Mark {
-                at: 0,
-                src: 100,
-                linear: false
-            }
-        );
-        assert_eq!(r[1].at, 30);
     }
 }

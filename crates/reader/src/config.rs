@@ -1,0 +1,30 @@
+//! [`ReaderConfig`]: how to read (threads, digest checks, buffer and range sizes).
+
+use crawlsift_common::limits::{PARALLEL_MIN_FILE_BYTES, PARALLEL_RANGE_BYTES, READ_BUFFER_BYTES};
+
+/// How to read. `Default` reads with all cores and the bounds from `crawlsift_common::limits`.
+#[derive(Debug, Clone)]
+pub struct ReaderConfig {
+    /// Threads used to inflate one large multi-member gzip file (1 = sequential).
+    pub threads: usize,
+    /// Check `WARC-Block-Digest` / `WARC-Payload-Digest` and count results in the report.
+    pub verify_digests: bool,
+    /// Decoded bytes per batch buffer (tests drive this down to 1 to hit every boundary).
+    pub buffer_bytes: usize,
+    /// Compressed bytes per range of the parallel gzip reader.
+    pub parallel_range_bytes: usize,
+    /// Files smaller than this are read by one thread.
+    pub parallel_min_file_bytes: usize,
+}
+
+impl Default for ReaderConfig {
+    fn default() -> Self {
+        ReaderConfig {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            verify_digests: false,
+            buffer_bytes: READ_BUFFER_BYTES,
+            parallel_range_bytes: PARALLEL_RANGE_BYTES,
+            parallel_min_file_bytes: PARALLEL_MIN_FILE_BYTES,
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! Reading one input end to end: [`read_input`] opens it (map or stream), [`read_bytes`] and
+//! [`read_stream`] pick the decoder for its compression and run the record splitter
+//! ([`split`]) over it, or the parallel reader ([`parallel`]) for a large per-record gzip file.
+//! This is the top of the crate: it depends on [`compress`](crate::compress) and
+//! [`container`](crate::container), and nothing but `lib.rs` depends on it.
+
+pub(crate) mod parallel;
+pub(crate) mod split;
+
+use std::cell::Cell;
+use std::io::{self, Read};
+use std::rc::Rc;
+
+use bytes::Bytes;
+
+use crate::compress::decode::Decode;
+use crate::compress::detect::{detect_compression, Compression};
+use crate::compress::frames::FrameStream;
+use crate::compress::gzip::GzipStream;
+use crate::compress::stream::{Members, ReadDecoder};
+use crate::config::ReaderConfig;
+use crate::error::{ErrorKind, ReadError};
+use crate::input::{self, Input};
+use crate::record::Record;
+use crate::report::FileReport;
+use split::Splitter;
+
+/// Reads one input (a file, memory-mapped, or stdin, streamed), calling `sink` with batches of
+/// records in file order; `sink` returns `false` to stop early. `file_idx` goes into every
+/// record's [`SourcePos`](crate::SourcePos).
+pub fn read_input(
+    input: &Input,
+    file_idx: u32,
+    cfg: &ReaderConfig,
+    sink: &mut dyn FnMut(Vec<Record>) -> bool,
+) -> Result<FileReport, ReadError> {
+    match input {
+        Input::Path(p) => match input::open(p)? {
+            input::Opened::Mapped(data) => Ok(read_bytes(data, file_idx, cfg, sink)),
+            // Pipes, sockets and devices have no size to map: they are streamed like stdin.
+            input::Opened::Stream(file) => {
+                read_stream(file, file_idx, cfg, sink).map_err(|(offset, source)| ReadError::Io {
+                    path: p.clone(),
+                    offset,
+                    source,
+                })
+            }
+        },
+        Input::Stdin => {
+            read_stream(io::stdin().lock(), file_idx, cfg, sink).map_err(|(offset, source)| {
+                ReadError::Io {
+                    path: "-".into(),
+                    offset,
+                    source,
+                }
+            })
+        }
+    }
+}
+
+/// Reads an input that is whole in memory (a map, a test buffer). Never fails: every problem is
+/// counted in the report.
+pub fn read_bytes(
+    data: Bytes,
+    file_idx: u32,
+    cfg: &ReaderConfig,
+    sink: &mut dyn FnMut(Vec<Record>) -> bool,
+) -> FileReport {
+    let compression = detect_compression(&data);
+    let mut report = match compression {
+        Compression::None => {
+            let mut s = Splitter::new(cfg, file_idx, None);
+            s.run_bytes(data.clone(), 0, sink);
+            s.report
+        }
+        Compression::Gzip => match parallel::read(&data, file_idx, cfg, sink) {
+            Some(r) => r,
+            None => run_decoder(&mut GzipStream::new(data.clone(), 0), file_idx, cfg, sink),
+        },
+        Compression::Lz4 | Compression::Zstd => run_decoder(
+            &mut FrameStream::new(data.clone(), compression),
+            file_idx,
+            cfg,
+            sink,
+        ),
+    };
+    report.compression = compression;
+    report.bytes_in = data.len() as u64;
+    report
+}
+
+fn run_decoder(
+    dec: &mut dyn Decode,
+    file_idx: u32,
+    cfg: &ReaderConfig,
+    sink: &mut dyn FnMut(Vec<Record>) -> bool,
+) -> FileReport {
+    let mut s = Splitter::new(cfg, file_idx, None);
+    if let Err(e) = s.run(dec, sink) {
+        // In-memory decoders report problems as record errors; keep this one too.
+        s.report.error(ErrorKind::BadCompression, 0, e.to_string());
+    }
+    s.report
+}
+
+/// Counts bytes read through it (stdin's consumed size for the report and errors).
+struct Counting<R> {
+    inner: R,
+    n: Rc<Cell<u64>>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let k = self.inner.read(buf)?;
+        self.n.set(self.n.get() + k as u64);
+        Ok(k)
+    }
+}
+
+/// Reads a stream (stdin, a pipe) without mapping it: compression is detected from its first
+/// bytes; gzip members, LZ4 and zstd frames are decoded one at a time, and records carry the
+/// offset of their member or frame, as from a mapped file.
+/// Fails only when the stream itself fails; the error carries the bytes consumed before it.
+pub fn read_stream<R: Read>(
+    r: R,
+    file_idx: u32,
+    cfg: &ReaderConfig,
+    sink: &mut dyn FnMut(Vec<Record>) -> bool,
+) -> Result<FileReport, (u64, io::Error)> {
+    let n = Rc::new(Cell::new(0u64));
+    let mut r = Counting {
+        inner: r,
+        n: n.clone(),
+    };
+    let mut head = Vec::with_capacity(4);
+    while head.len() < 4 {
+        let mut b = [0u8; 4];
+        match r.read(&mut b[..4 - head.len()]) {
+            Ok(0) => break,
+            Ok(k) => head.extend_from_slice(&b[..k]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err((n.get(), e)),
+        }
+    }
+    let compression = detect_compression(&head);
+    let chained = Read::chain(io::Cursor::new(head), r);
+    let mut s = Splitter::new(cfg, file_idx, None);
+    let res = match compression {
+        Compression::None => s.run(&mut ReadDecoder::new(chained), sink),
+        Compression::Gzip | Compression::Lz4 | Compression::Zstd => {
+            s.run(&mut Members::new(chained, compression), sink)
+        }
+    };
+    res.map_err(|e| (n.get(), e))?;
+    let mut report = s.report;
+    report.compression = compression;
+    report.bytes_in = n.get();
+    Ok(report)
+}
