@@ -38,8 +38,13 @@ pub enum ReadError {
 }
 
 /// The kinds of record-level errors, counted per file. Names are stable (`as_str`) because they
-/// appear in summaries and JSON.
+/// appear in summaries and JSON (with the `serde` feature it is (de)serialized as that name).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
 pub enum ErrorKind {
     /// A record header that does not parse (no `WARC/` line, bad ARC header line, header too long).
     BadHeader,
@@ -67,6 +72,26 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [ErrorKind; 11] = [
+        ErrorKind::BadHeader,
+        ErrorKind::Truncated,
+        ErrorKind::BadGzip,
+        ErrorKind::BadLength,
+        ErrorKind::MissingLength,
+        ErrorKind::TooLarge,
+        ErrorKind::Garbage,
+        ErrorKind::MissingDocno,
+        ErrorKind::StrayEnd,
+        ErrorKind::MissingEnd,
+        ErrorKind::BadCompression,
+    ];
+
+    /// The kind named `name` (the inverse of [`as_str`](ErrorKind::as_str)).
+    pub fn from_name(name: &str) -> Option<ErrorKind> {
+        ErrorKind::ALL.into_iter().find(|k| k.as_str() == name)
+    }
+
     /// Stable snake_case name, as used in reports.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -92,7 +117,8 @@ impl fmt::Display for ErrorKind {
 }
 
 /// One record-level error: its kind, the byte offset in the input file (of the gzip member for
-/// compressed input) and a message.
+/// compressed input) and a message. With the `serde` feature it is (de)serialized as its
+/// `Display` line, `byte 123: bad_gzip: message`, as the binary's summaries print it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RecordError {
     /// What went wrong.
@@ -106,6 +132,38 @@ pub struct RecordError {
 impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "byte {}: {}: {}", self.offset, self.kind, self.message)
+    }
+}
+
+impl std::str::FromStr for RecordError {
+    type Err = String;
+
+    /// Parses the `Display` form, `byte <offset>: <kind>: <message>`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || format!("not a record error line: {s:?}");
+        let rest = s.strip_prefix("byte ").ok_or_else(bad)?;
+        let (offset, rest) = rest.split_once(": ").ok_or_else(bad)?;
+        let (kind, message) = rest.split_once(": ").ok_or_else(bad)?;
+        Ok(RecordError {
+            kind: ErrorKind::from_name(kind).ok_or_else(bad)?,
+            offset: offset.parse().map_err(|_| bad())?,
+            message: message.to_string(),
+        })
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for RecordError {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for RecordError {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
     }
 }
 

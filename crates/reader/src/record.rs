@@ -8,8 +8,14 @@ use crawlsift_common::SourcePos;
 use crate::error::{ErrorKind, HttpError};
 use crate::http::{self, HttpResponse};
 
-/// Archive formats the reader recognises (from the bytes, never the file name).
+/// Archive formats the reader recognises (from the bytes, never the file name). With the `serde`
+/// feature it is (de)serialized as its [`as_str`](Format::as_str) name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum Format {
     /// WARC 0.17, 0.18, 1.0, 1.1 (also Common Crawl WET/WAT, which are WARC).
     Warc,
