@@ -34,7 +34,7 @@
 //! let http = r.http().unwrap().unwrap();
 //! assert_eq!((http.status, &http.body[..]), (200, &b"hello"[..]));
 //! ```
-
+//!
 //! # Layout
 //!
 //! The source is in three layers; files only depend on files of their own layer or below, and
@@ -46,9 +46,11 @@
 //! - `container/`: the archive formats. `container/mod.rs` dispatches to [`warc`], [`arc`] and
 //!   [`trec`], which share `container/parse.rs` (the step vocabulary and blank/padding helpers);
 //!   `container/detect.rs` tells the format from the bytes.
-//! - `compress/`: from input bytes to decoded bytes: compression detection and magic numbers,
-//!   the `Decode` trait, the gzip member loop of a mapped file and [`gzip::find_member_start`],
-//!   LZ4/zstd frames, stream decoding for pipes, gzip headers and the libdeflate inflater.
+//! - `compress/`: from input bytes to decoded bytes. `compress/members.rs` is the one loop over
+//!   gzip members and LZ4 / zstd frames, for mapped files (`compress/input.rs`) and streams
+//!   (`compress/stream.rs`) alike; around it: compression detection and magic numbers, the
+//!   `Decode` trait, frame decoders, gzip headers, the libdeflate inflater and
+//!   [`gzip::find_member_start`] (where the parallel reader may cut).
 //! - Leaves at the top level: `record.rs` ([`Record`]), `http.rs` ([`HttpResponse`], uses the
 //!   inflater in `compress/`), `report.rs` ([`FileReport`]), `error.rs`, `fields.rs`,
 //!   `digest.rs`, `config.rs` ([`ReaderConfig`]), `input.rs`, `pool.rs` (batch buffers).

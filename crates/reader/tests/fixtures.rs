@@ -492,14 +492,32 @@ fn piped_stray_bytes_between_members_are_counted_and_skipped_as_when_mapped() {
                 assert_eq!(ids(&piped), ids(&mapped), "{what}");
                 assert_eq!(prep.errors, mrep.errors, "{what}");
                 assert!(prep.error_count() >= 1, "{what}");
-                let offsets = |r: &crawlsift_reader::FileReport| {
-                    r.error_examples
-                        .iter()
-                        .map(|e| e.offset)
-                        .collect::<Vec<_>>()
-                };
-                assert_eq!(offsets(&prep), offsets(&mrep), "{what}");
+                // One member loop for both paths: the same errors, messages included.
+                assert_eq!(prep.error_examples, mrep.error_examples, "{what}");
             }
         }
+    }
+}
+
+#[test]
+fn piped_gzip_goes_on_after_a_corrupt_member_as_when_mapped() {
+    let (a, b) = two_records();
+    let mut bad = gz(&a);
+    let n = bad.len();
+    bad[n / 2] ^= 0x55; // deflate data
+    bad[n - 8] ^= 0xff; // and the CRC, should the flip still inflate
+    let f = [gz(&a), bad, gz(&b)].concat();
+    for buffer in [1, 64, 1 << 20] {
+        let (mapped, mrep) = read_all(&f, &cfg(buffer));
+        let (piped, prep) = read_streamed(&f, &cfg(buffer));
+        let ids = |v: &[crawlsift_reader::Record]| {
+            v.iter()
+                .map(|r| (r.id.clone(), r.pos.offset))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ids(&piped), ids(&mapped), "buffer {buffer}");
+        assert!(ids(&piped).iter().any(|(id, _)| id.contains('2')));
+        assert_eq!(prep.error_examples, mrep.error_examples, "buffer {buffer}");
+        assert!(prep.errors.contains_key(&ErrorKind::BadGzip));
     }
 }

@@ -1,10 +1,15 @@
-//! Compression: everything between the input's bytes and decoded bytes. [`detect`] names the
-//! compression from magic numbers; [`decode`] is the [`Decode`](decode::Decode) trait the record
-//! splitter pulls decoded bytes through; [`gzip`] walks the gzip members of a mapped file (and
-//! finds confirmed member starts for the parallel reader); [`frames`] does the same for LZ4 and
-//! zstd frames; [`stream`] decodes stdin and pipes; [`inflate`] is the libdeflate whole-member
-//! inflater, also used by the HTTP layer; [`gzip_header`] parses member headers. Nothing in here
-//! depends on the container formats or the splitter.
+//! Compression: everything between the input's bytes and decoded bytes. Nothing in here depends
+//! on the container formats or the splitter.
+//!
+//! - [`detect`]: [`Compression`](detect::Compression) from the magic numbers (a leaf).
+//! - [`decode`]: the [`Decode`](decode::Decode) trait the record splitter pulls decoded bytes
+//!   through, and the marks that map them back to input offsets.
+//! - [`members`]: the one loop over gzip members and LZ4 / zstd frames, for mapped files and
+//!   streams alike; [`input`] is what it reads from (a map), [`stream`] adapts stdin and pipes
+//!   (and passes uncompressed streams through); [`frames`] opens LZ4 and zstd frame decoders.
+//! - [`gzip_header`]: member headers and the inflate-ratio bound; [`inflate`]: the libdeflate
+//!   whole-member inflater, also used by the HTTP layer; [`gzip`]: the public gzip API and the
+//!   confirmed member starts the parallel reader cuts at.
 
 pub(crate) mod decode;
 pub(crate) mod detect;
@@ -12,4 +17,6 @@ pub(crate) mod frames;
 pub mod gzip;
 pub(crate) mod gzip_header;
 pub(crate) mod inflate;
+pub(crate) mod input;
+pub(crate) mod members;
 pub(crate) mod stream;

@@ -15,9 +15,8 @@ use bytes::Bytes;
 
 use crate::compress::decode::Decode;
 use crate::compress::detect::{detect_compression, Compression};
-use crate::compress::frames::FrameStream;
-use crate::compress::gzip::GzipStream;
-use crate::compress::stream::{Members, ReadDecoder};
+use crate::compress::members::Members;
+use crate::compress::stream::{ReadDecoder, StreamInput};
 use crate::config::ReaderConfig;
 use crate::error::{ErrorKind, ReadError};
 use crate::input::{self, Input};
@@ -75,10 +74,15 @@ pub fn read_bytes(
         }
         Compression::Gzip => match parallel::read(&data, file_idx, cfg, sink) {
             Some(r) => r,
-            None => run_decoder(&mut GzipStream::new(data.clone(), 0), file_idx, cfg, sink),
+            None => run_decoder(
+                &mut Members::mapped(data.clone(), 0, compression),
+                file_idx,
+                cfg,
+                sink,
+            ),
         },
         Compression::Lz4 | Compression::Zstd => run_decoder(
-            &mut FrameStream::new(data.clone(), compression),
+            &mut Members::mapped(data.clone(), 0, compression),
             file_idx,
             cfg,
             sink,
@@ -147,9 +151,10 @@ pub fn read_stream<R: Read>(
     let mut s = Splitter::new(cfg, file_idx, None);
     let res = match compression {
         Compression::None => s.run(&mut ReadDecoder::new(chained), sink),
-        Compression::Gzip | Compression::Lz4 | Compression::Zstd => {
-            s.run(&mut Members::new(chained, compression), sink)
-        }
+        Compression::Gzip | Compression::Lz4 | Compression::Zstd => s.run(
+            &mut Members::new(StreamInput::new(chained), compression),
+            sink,
+        ),
     };
     res.map_err(|e| (n.get(), e))?;
     let mut report = s.report;

@@ -12,7 +12,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use bytes::Bytes;
 
 use super::split::Splitter;
-use crate::compress::gzip::{find_member_start, GzipStream};
+use crate::compress::detect::Compression;
+use crate::compress::gzip::find_member_start;
+use crate::compress::members::Members;
 use crate::config::ReaderConfig;
 use crate::container::detect::detect_format;
 use crate::container::starts_record;
@@ -50,7 +52,7 @@ fn read_range(
 ) -> (FileReport, bool) {
     let mut s = Splitter::new(cfg, file, Some(format));
     s.next_index = first_index;
-    let mut dec = GzipStream::new(data, base);
+    let mut dec = Members::mapped(data, base, Compression::Gzip);
     // In-memory gzip decoding never returns an io::Error.
     let _ = s.run(&mut dec, sink);
     (s.report, s.stopped)

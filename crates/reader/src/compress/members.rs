@@ -1,0 +1,524 @@
+//! The one member loop: gzip members, LZ4 frames and zstd frames, one after another, from a
+//! memory-mapped file ([`MapInput`]) or a stream ([`StreamInput`](super::stream::StreamInput)).
+//! Both paths run this code, so they treat the bytes between members the same way: NUL padding
+//! is skipped silently; any other bytes that start no member are counted once as `garbage` and
+//! skipped to the next member start (for gzip, the next magic with a valid header); a gzip magic
+//! or header cut by the end of the input is `bad_gzip`. Every member start is marked, so records
+//! carry the offset of the member holding them whichever way the file was read.
+//!
+//! What differs is only what an input can do: a mapped input offers all its remaining bytes,
+//! which lets a gzip member be inflated in one libdeflate call and a broken LZ4/zstd frame be
+//! resynced on from just past its start; a stream cannot go back, so a broken frame ends it.
+
+use std::io;
+
+use bytes::Bytes;
+use crawlsift_common::limits::MAX_RECORD_BYTES;
+use flate2::{Decompress, FlushDecompress, Status};
+
+use super::decode::{Decode, Mark};
+use super::detect::{Compression, LZ4_MAGIC, ZSTD_MAGIC};
+use super::frames::Frame;
+use super::gzip_header::{is_bomb, next_header, GzHeader};
+use super::inflate::{Inflated, MemberInflater};
+use super::input::{Input, MapInput};
+use crate::error::ErrorKind;
+use crate::report::FileReport;
+
+/// The gzip member being inflated by streaming (see [`Members::fill`]).
+struct GzMember {
+    /// File offset of the member.
+    start: u64,
+    /// Bytes produced and consumed so far (for the bomb bound).
+    out: u64,
+    inp: u64,
+}
+
+/// Where a [`Members`] loop is.
+enum State<I: Input> {
+    /// Before a member (or the end of the input).
+    Between(I),
+    /// Inside a gzip member, inflated by streaming.
+    Gzip(I, GzMember),
+    /// Inside an LZ4 or zstd frame that starts at `start`; the decoder holds the input.
+    Frame { frame: Frame<I>, start: u64 },
+    /// Finished, or a stream that cannot go on.
+    Done,
+}
+
+/// Outcome of the whole-member fast path.
+enum Fast {
+    /// The member was inflated into the buffer.
+    Done,
+    /// The member would not fit the buffer's spare capacity.
+    DoesNotFit,
+    /// Not usable here (stream input, end unknown, bomb, corrupt): stream the member instead.
+    No,
+}
+
+/// Decodes the members (gzip) or frames (LZ4, zstd) of one input into the caller's batch buffer,
+/// marking where each starts in the file. See the module documentation.
+pub(crate) struct Members<I: Input> {
+    kind: Compression,
+    state: State<I>,
+    /// The streaming inflate state, reused for every gzip member.
+    inflater: Decompress,
+    crc: crc32fast::Hasher,
+    /// Whole-member decoder for gzip members of mapped input that fit the batch.
+    fast: MemberInflater,
+}
+
+impl Members<MapInput> {
+    /// The members of `data`, which starts at file offset `base`.
+    pub(crate) fn mapped(data: Bytes, base: u64, kind: Compression) -> Self {
+        Members::new(MapInput::new(data, base), kind)
+    }
+}
+
+impl<I: Input> Members<I> {
+    /// A loop over the `kind` (gzip, LZ4 or zstd) members of `input`.
+    pub(crate) fn new(input: I, kind: Compression) -> Self {
+        Members {
+            kind,
+            state: State::Between(input),
+            inflater: Decompress::new(false),
+            crc: crc32fast::Hasher::new(),
+            fast: MemberInflater::new(),
+        }
+    }
+
+    /// The bytes every LZ4 / zstd frame starts with.
+    fn frame_magic(&self) -> &'static [u8] {
+        if self.kind == Compression::Lz4 {
+            &LZ4_MAGIC
+        } else {
+            &ZSTD_MAGIC
+        }
+    }
+
+    /// Inflates the gzip member at the input's position in one call with libdeflate, which is
+    /// faster than streaming zlib-rs on whole members (see the crate's `inflate_compare`
+    /// example), into at most `max_out` bytes of `out`'s spare capacity. libdeflate finds the
+    /// member's end and checks CRC and size; a member that is corrupt, truncated or a bomb is
+    /// left to the streaming path (nothing consumed, `out` unchanged), which counts the error.
+    fn fast_member(
+        &mut self,
+        input: &mut I,
+        out: &mut Vec<u8>,
+        max_out: usize,
+        marks: &mut Vec<Mark>,
+    ) -> Fast {
+        let Some(rest) = input.rest() else {
+            return Fast::No;
+        };
+        let old = out.len();
+        let room = max_out.min(MAX_RECORD_BYTES);
+        match self.fast.gzip_member(rest, out, room) {
+            Inflated::Done { consumed, produced } => {
+                if is_bomb(produced as u64, consumed as u64) {
+                    out.truncate(old);
+                    return Fast::No;
+                }
+                marks.push(Mark {
+                    at: old,
+                    src: input.offset(),
+                    linear: false,
+                });
+                input.consume(consumed);
+                Fast::Done
+            }
+            Inflated::NoRoom if room < MAX_RECORD_BYTES => Fast::DoesNotFit,
+            Inflated::NoRoom | Inflated::Bad => Fast::No,
+        }
+    }
+
+    /// Between members: skips padding and garbage, or starts the next member. Returns the next
+    /// state, or `Err(state)` when the batch should end here (`Ok(false)` from `fill`).
+    fn between(
+        &mut self,
+        mut input: I,
+        out: &mut Vec<u8>,
+        want: usize,
+        start_len: usize,
+        marks: &mut Vec<Mark>,
+        report: &mut FileReport,
+    ) -> io::Result<Result<State<I>, State<I>>> {
+        // NUL padding between members is tolerated silently.
+        loop {
+            let buf = input.peek(1)?;
+            let zeros = buf.iter().take_while(|&&b| b == 0).count();
+            if zeros == 0 {
+                break;
+            }
+            input.consume(zeros);
+        }
+        if input.peek(1)?.is_empty() {
+            return Ok(Ok(State::Done));
+        }
+        let at = input.offset();
+        if self.kind != Compression::Gzip {
+            let magic = self.frame_magic();
+            if !input.peek(magic.len())?.starts_with(magic) {
+                input.consume(1);
+                let skipped = 1 + input.skip_to(magic)?;
+                report.error(
+                    ErrorKind::Garbage,
+                    at,
+                    format!(
+                        "{skipped} bytes that are not a {} frame",
+                        self.kind.as_str()
+                    ),
+                );
+                return Ok(Ok(State::Between(input)));
+            }
+            return Ok(Ok(match Frame::open(self.kind, input) {
+                Ok(frame) => {
+                    marks.push(Mark {
+                        at: out.len(),
+                        src: at,
+                        linear: false,
+                    });
+                    State::Frame { frame, start: at }
+                }
+                Err(e) => {
+                    report.error(
+                        ErrorKind::BadCompression,
+                        at,
+                        format!("{}: {e}", self.kind.as_str()),
+                    );
+                    State::Done
+                }
+            }));
+        }
+        // Inflate into spare capacity only (no reallocation of a full batch); a member that does
+        // not fit ends the batch, or gets room if it is the first.
+        let spare = out.capacity() - out.len();
+        match self.fast_member(&mut input, out, spare, marks) {
+            Fast::Done => return Ok(Ok(State::Between(input))),
+            Fast::DoesNotFit if out.len() > start_len => return Ok(Err(State::Between(input))),
+            Fast::DoesNotFit => {
+                let room = want
+                    .saturating_sub(out.len())
+                    .max(1 << 16)
+                    .max(size_hint(&input).unwrap_or(0).min(MAX_RECORD_BYTES));
+                out.reserve(room);
+                let spare = out.capacity() - out.len();
+                if let Fast::Done = self.fast_member(&mut input, out, spare, marks) {
+                    return Ok(Ok(State::Between(input)));
+                }
+            }
+            Fast::No => {}
+        }
+        Ok(Ok(match input.gzip_header()? {
+            GzHeader::Ok(h) => {
+                marks.push(Mark {
+                    at: out.len(),
+                    src: at,
+                    linear: false,
+                });
+                input.consume(h);
+                self.inflater.reset(false);
+                self.crc = crc32fast::Hasher::new();
+                let m = GzMember {
+                    start: at,
+                    out: 0,
+                    inp: 0,
+                };
+                State::Gzip(input, m)
+            }
+            GzHeader::Incomplete => {
+                report.error(
+                    ErrorKind::BadGzip,
+                    at,
+                    "input ends inside a gzip member header".into(),
+                );
+                State::Done
+            }
+            GzHeader::Invalid => {
+                input.consume(1);
+                let skipped = 1 + input.skip_to_gzip_header()?;
+                report.error(
+                    ErrorKind::Garbage,
+                    at,
+                    format!("{skipped} bytes that are not a gzip member"),
+                );
+                State::Between(input)
+            }
+        }))
+    }
+
+    /// Inflates some of the current gzip member into the spare capacity of `out`.
+    fn inflate(
+        &mut self,
+        mut input: I,
+        mut m: GzMember,
+        out: &mut Vec<u8>,
+        want: usize,
+        report: &mut FileReport,
+    ) -> io::Result<State<I>> {
+        let room = want.saturating_sub(out.len()).clamp(1 << 10, 1 << 20);
+        out.reserve(room);
+        let before_len = out.len();
+        let (in0, out0) = (self.inflater.total_in(), self.inflater.total_out());
+        let res = self
+            .inflater
+            .decompress_vec(input.peek(1)?, out, FlushDecompress::None);
+        let consumed = (self.inflater.total_in() - in0) as usize;
+        let produced = self.inflater.total_out() - out0;
+        self.crc.update(&out[before_len..]);
+        input.consume(consumed);
+        m.out += produced;
+        m.inp += consumed as u64;
+        let mstart = m.start;
+        Ok(match res {
+            Ok(Status::StreamEnd) => {
+                let crc = std::mem::replace(&mut self.crc, crc32fast::Hasher::new()).finalize();
+                let t = input.peek(8)?;
+                if t.len() >= 8 {
+                    let want_crc = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
+                    let want_size = u32::from_le_bytes([t[4], t[5], t[6], t[7]]);
+                    if want_crc != crc || want_size != m.out as u32 {
+                        report.error(
+                            ErrorKind::BadGzip,
+                            mstart,
+                            "gzip member fails its CRC/size check".into(),
+                        );
+                    }
+                    input.consume(8);
+                    State::Between(input)
+                } else {
+                    report.error(
+                        ErrorKind::BadGzip,
+                        mstart,
+                        "gzip member trailer missing".into(),
+                    );
+                    State::Done
+                }
+            }
+            Ok(_) if consumed == 0 && produced == 0 => {
+                if input.peek(1)?.is_empty() {
+                    report.error(
+                        ErrorKind::BadGzip,
+                        mstart,
+                        "input ends inside a gzip member".into(),
+                    );
+                } else {
+                    report.error(
+                        ErrorKind::BadGzip,
+                        mstart,
+                        "gzip member makes no progress".into(),
+                    );
+                    input.skip_to_gzip_header()?;
+                }
+                State::Between(input)
+            }
+            Ok(_) if is_bomb(m.out, m.inp) => {
+                report.error(
+                    ErrorKind::TooLarge,
+                    mstart,
+                    format!(
+                        "gzip member inflates {} bytes from {}: bomb stopped",
+                        m.out, m.inp
+                    ),
+                );
+                input.skip_to_gzip_header()?;
+                State::Between(input)
+            }
+            Ok(_) => State::Gzip(input, m),
+            Err(e) => {
+                report.error(
+                    ErrorKind::BadGzip,
+                    mstart,
+                    format!("corrupt deflate data in gzip member: {e}"),
+                );
+                input.skip_to_gzip_header()?;
+                State::Between(input)
+            }
+        })
+    }
+
+    /// Decodes some of the current LZ4 / zstd frame into `out`.
+    fn frame(
+        &mut self,
+        mut frame: Frame<I>,
+        start: u64,
+        out: &mut Vec<u8>,
+        want: usize,
+        report: &mut FileReport,
+    ) -> State<I> {
+        let mut tmp = [0u8; 64 << 10];
+        let room = want.saturating_sub(out.len()).clamp(1, tmp.len());
+        match frame.read(&mut tmp[..room]) {
+            Ok(0) => {
+                let mut input = frame.into_inner();
+                // A decoder that ends without reading a byte would be opened again at the same
+                // place forever: go on just past it (the byte then counts as garbage).
+                if input.offset() <= start && !input.seek_back(start + 1) {
+                    report.error(
+                        ErrorKind::BadCompression,
+                        start,
+                        format!("{} frame ends before it starts", self.kind.as_str()),
+                    );
+                    return State::Done;
+                }
+                State::Between(input)
+            }
+            Ok(n) => {
+                out.extend_from_slice(&tmp[..n]);
+                State::Frame { frame, start }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => State::Frame { frame, start },
+            Err(e) => {
+                report.error(
+                    ErrorKind::BadCompression,
+                    start,
+                    format!("{} frame fails to decode: {e}", self.kind.as_str()),
+                );
+                // The decoder may have read past the next frame's start: resync on the next
+                // magic after this one's, which only an input in memory can go back to.
+                let mut input = frame.into_inner();
+                if !input.seek_back(start + 1) {
+                    return State::Done;
+                }
+                let magic = self.frame_magic();
+                match input.skip_to(magic) {
+                    Ok(_) => State::Between(input),
+                    Err(_) => State::Done,
+                }
+            }
+        }
+    }
+}
+
+/// The output size of the gzip member at the input's position as its trailer states it, taking
+/// the member to end at the next valid member header (a hint for how much room to make:
+/// unchecked).
+fn size_hint<I: Input>(input: &I) -> Option<usize> {
+    let data = input.rest()?;
+    let end = next_header(data, 18).unwrap_or(data.len());
+    let t = data.get(end.checked_sub(4)?..end)?;
+    Some(u32::from_le_bytes([t[0], t[1], t[2], t[3]]) as usize)
+}
+
+impl<I: Input> Decode for Members<I> {
+    fn fill(
+        &mut self,
+        out: &mut Vec<u8>,
+        want: usize,
+        marks: &mut Vec<Mark>,
+        report: &mut FileReport,
+    ) -> io::Result<bool> {
+        let start_len = out.len();
+        loop {
+            if out.len() >= want && out.len() > start_len {
+                return Ok(false);
+            }
+            self.state = match std::mem::replace(&mut self.state, State::Done) {
+                State::Done => return Ok(true),
+                State::Between(input) => {
+                    match self.between(input, out, want, start_len, marks, report)? {
+                        Ok(next) => next,
+                        Err(stay) => {
+                            self.state = stay;
+                            return Ok(false);
+                        }
+                    }
+                }
+                State::Gzip(input, m) => self.inflate(input, m, out, want, report)?,
+                State::Frame { frame, start } => self.frame(frame, start, out, want, report),
+            };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compress::inflate::tests::gz;
+    use crate::compress::stream::StreamInput;
+
+    /// Decodes `data` with the member loop, asking for `want` more bytes at a time, mapped and
+    /// streamed; both must give the same bytes, marks and errors.
+    fn inflate_all(data: Vec<u8>, want: usize) -> (Vec<u8>, Vec<Mark>, FileReport) {
+        let mapped = run(
+            &mut Members::mapped(Bytes::from(data.clone()), 0, Compression::Gzip),
+            want,
+        );
+        let streamed = run(
+            &mut Members::new(StreamInput::new(&data[..]), Compression::Gzip),
+            want,
+        );
+        assert_eq!(mapped.0, streamed.0);
+        assert_eq!(mapped.1, streamed.1);
+        assert_eq!(mapped.2.error_examples, streamed.2.error_examples);
+        mapped
+    }
+
+    fn run(s: &mut dyn Decode, want: usize) -> (Vec<u8>, Vec<Mark>, FileReport) {
+        let mut out = Vec::new();
+        let mut marks = Vec::new();
+        let mut rep = FileReport::default();
+        let mut guard = 0;
+        loop {
+            let w = out.len() + want;
+            if s.fill(&mut out, w, &mut marks, &mut rep).unwrap() {
+                break;
+            }
+            guard += 1;
+            assert!(guard < 1_000_000);
+        }
+        (out, marks, rep)
+    }
+
+    #[test]
+    fn members_with_tiny_buffers_and_marks() {
+        let a = gz(b"first member");
+        let b = gz(b"");
+        let c = gz(b"third");
+        let mut all = a.clone();
+        all.extend_from_slice(&b);
+        all.extend_from_slice(&c);
+        for want in [1, 3, 1000] {
+            let (out, marks, rep) = inflate_all(all.clone(), want);
+            assert_eq!(out, b"first memberthird");
+            assert_eq!(rep.error_count(), 0);
+            let srcs: Vec<u64> = marks.iter().map(|m| m.src).collect();
+            assert_eq!(srcs, vec![0, a.len() as u64, (a.len() + b.len()) as u64]);
+        }
+    }
+
+    #[test]
+    fn truncated_and_garbage_are_counted_and_data_kept() {
+        let a = gz(b"complete");
+        let big: Vec<u8> = (0..20000u32).flat_map(|i| i.to_le_bytes()).collect();
+        let b = gz(&big);
+        let mut all = a.clone();
+        all.extend_from_slice(b"garbage!");
+        all.extend_from_slice(&b[..b.len() / 2]);
+        let (out, _, rep) = inflate_all(all, 4096);
+        assert!(out.starts_with(b"complete"));
+        assert!(out.len() > 8);
+        assert_eq!(rep.errors.get(&ErrorKind::Garbage), Some(&1));
+        assert_eq!(rep.errors.get(&ErrorKind::BadGzip), Some(&1));
+    }
+
+    #[test]
+    fn stray_bytes_between_frames_are_garbage_on_both_paths() {
+        let mut lz = lz4_flex::frame::FrameEncoder::new(Vec::new());
+        std::io::Write::write_all(&mut lz, b"one frame").unwrap();
+        let lz = lz.finish().unwrap();
+        let data = [lz.clone(), vec![0, 0], b"junk".to_vec(), lz].concat();
+        let mapped = run(
+            &mut Members::mapped(Bytes::from(data.clone()), 0, Compression::Lz4),
+            7,
+        );
+        let streamed = run(
+            &mut Members::new(StreamInput::new(&data[..]), Compression::Lz4),
+            7,
+        );
+        assert_eq!(mapped.0, b"one frameone frame");
+        assert_eq!((&mapped.0, &mapped.1), (&streamed.0, &streamed.1));
+        assert_eq!(mapped.2.error_examples, streamed.2.error_examples);
+        assert_eq!(mapped.2.errors.get(&ErrorKind::Garbage), Some(&1));
+    }
+}
