@@ -18,7 +18,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 use crawlsift_common::limits::{RAW_QUEUE_CAP, TEXT_QUEUE_CAP};
 use crawlsift_dedup::{probability, Clusterer, Clustering, DedupConfig, Fingerprinter, MatchKind};
-use crawlsift_extractor::{Extractor, ExtractorBuilder, Method};
+use crawlsift_extractor::{Extractor, ExtractorBuilder, Method, TextMethod};
 use crawlsift_reader::{ReaderConfig, Record};
 use serde::Serialize;
 use serde_json::json;
@@ -118,7 +118,7 @@ fn entry_of(rec: &Record, ex: &mut Extractor) -> Entry {
     };
     match extract_record(rec, ex) {
         // Feeds are lists of other pages' items, not pages: they are not clustered.
-        Outcome::Page(p, _) if p.method == "feed" => e.skipped = Some("feed".into()),
+        Outcome::Page(p, _) if p.method == TextMethod::Feed => e.skipped = Some("feed".into()),
         Outcome::Page(p, _) => {
             e.title = p.title;
             e.text = Some(p.text);

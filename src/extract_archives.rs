@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use crawlsift_common::limits::TEXT_QUEUE_CAP;
-use crawlsift_extractor::ExtractorBuilder;
+use crawlsift_extractor::{ExtractorBuilder, TextMethod};
 use crawlsift_reader::{ReaderConfig, Record};
 use serde_json::json;
 
@@ -59,7 +59,7 @@ pub fn run(args: &ExtractArgs, builder: ExtractorBuilder) -> anyhow::Result<Exit
                     for rec in &batch {
                         last = Some(rec.pos);
                         match extract_record(rec, ex) {
-                            Outcome::Page(p, ctype) if p.method == "feed" => {
+                            Outcome::Page(p, ctype) if p.method == TextMethod::Feed => {
                                 for (n, item) in p.items.iter().enumerate() {
                                     let line = json!({
                                         "id": rec.id, "item": n, "url": item.link, "title": item.title, "date": item.date,
