@@ -8,10 +8,10 @@ use std::process::ExitCode;
 use clap::Args;
 use crawlsift_common::limits::TEXT_QUEUE_CAP;
 use crawlsift_reader::{ReaderConfig, Record};
-use serde_json::json;
 
-use crate::inputs::{FileSummary, InputSet};
-use crate::pipeline::{self, Reorder};
+use crawlsift_pipeline::lines::RecordLine;
+use crawlsift_pipeline::stages::{self, Reorder};
+use crawlsift_pipeline::{FileSummary, InputSet};
 
 /// Arguments of `crawlsift records`.
 #[derive(Args, Debug)]
@@ -85,8 +85,8 @@ pub fn run(args: RecordsArgs) -> anyhow::Result<ExitCode> {
 
     let result = std::thread::scope(
         |s| -> anyhow::Result<Vec<Option<Result<FileSummary, String>>>> {
-            let (reader, raw_rx) = inputs.spawn_record_reader(s, &reader_cfg)?;
-            let lines = pipeline::stage(
+            let (reader, raw_rx) = inputs.spawn_record_reader(s, &reader_cfg, &crate::cancelled)?;
+            let lines = stages::stage(
                 s,
                 "decode",
                 threads,
@@ -103,11 +103,18 @@ pub fn run(args: RecordsArgs) -> anyhow::Result<ExitCode> {
                             _ => per_file.push((rec.pos.file, t)),
                         }
                         if !summary {
-                            let line = json!({
-                                "file": inputs.name(rec.pos.file), "offset": rec.pos.offset, "index": rec.pos.index,
-                                "type": rec.kind.as_str(), "id": rec.id, "url": rec.url, "date": rec.date,
-                                "content_type": rec.content_type, "http_status": status, "payload_length": payload_len,
-                            });
+                            let line = RecordLine {
+                                file: inputs.name(rec.pos.file),
+                                offset: rec.pos.offset,
+                                index: rec.pos.index,
+                                kind: rec.kind.as_str(),
+                                id: &rec.id,
+                                url: rec.url.as_deref(),
+                                date: rec.date.as_deref(),
+                                content_type: rec.content_type.as_deref(),
+                                http_status: status,
+                                payload_length: payload_len,
+                            };
                             serde_json::to_writer(&mut text, &line)
                                 .expect("writing JSON to memory cannot fail");
                             text.push(b'\n');

@@ -1,4 +1,4 @@
-//! Threads and bounded channels: the shape every command's work takes.
+//! Threads and bounded channels: the shape every command's work takes (the threaded pipeline).
 //!
 //! A producer (the reader) sends numbered batches into a bounded channel; each [`Stage`] is a pool
 //! of named worker threads that map batches to new batches, keeping their numbers; the caller's

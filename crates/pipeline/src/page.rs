@@ -1,4 +1,7 @@
-//! From a record to a document: which records are pages, and their extracted text.
+//! From a record to a document: which records are pages, and their extracted text. This is the
+//! one place that decides it; `crawlsift extract`, `crawlsift dedup` and the
+//! `record_to_fingerprint` fuzz target all go through [`extract_record`] (and, for what is
+//! clustered, [`clustered_page`]).
 //!
 //! A *document* is a capture of a page: a WARC `response`/`resource`/`conversion` record, an ARC
 //! record or a TREC document, whose HTTP status (when it carries HTTP) is 200 and whose payload
@@ -7,7 +10,7 @@
 //! (`bad_http`), and the extractor's own reasons (`pdf`, `image`, `binary`, `empty`, ...).
 
 use crawlsift_common::SourcePos;
-use crawlsift_extractor::{Extracted, Extractor, Skip};
+use crawlsift_extractor::{Extracted, Extractor, Skip, TextMethod};
 use crawlsift_reader::{Record, RecordKind};
 
 /// The HTTP status of a page capture. Redirects, errors and partial content are not pages.
@@ -83,6 +86,20 @@ pub fn extract_record(rec: &Record, ex: &mut Extractor) -> Outcome {
 
 fn skip_name(skip: Skip) -> &'static str {
     skip.as_str()
+}
+
+/// The reason name of a feed in `crawlsift dedup`: a feed is a list of other pages' items, not a
+/// page, so it is not clustered.
+pub const FEED_SKIP: &str = "feed";
+
+/// The document `crawlsift dedup` clusters from a record: a page that is not a feed, or the
+/// stable name of why there is none (see [`extract_record`] and [`FEED_SKIP`]).
+pub fn clustered_page(rec: &Record, ex: &mut Extractor) -> Result<Extracted, &'static str> {
+    match extract_record(rec, ex) {
+        Outcome::Page(p, _) if p.method == TextMethod::Feed => Err(FEED_SKIP),
+        Outcome::Page(p, _) => Ok(p),
+        Outcome::Skipped(why) => Err(why),
+    }
 }
 
 /// The media type of a `Content-Type` value, without parameters, lowercased.

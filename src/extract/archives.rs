@@ -9,13 +9,14 @@ use anyhow::Context;
 use crawlsift_common::limits::TEXT_QUEUE_CAP;
 use crawlsift_extractor::{ExtractorBuilder, TextMethod};
 use crawlsift_reader::{ReaderConfig, Record};
-use serde_json::json;
 
-use crate::docs::{extract_record, mime, Outcome};
-use crate::extract::ExtractArgs;
-use crate::inputs::{FileSummary, InputSet};
-use crate::output::AtomicFile;
-use crate::pipeline::{self, Reorder};
+use crawlsift_pipeline::lines::{FeedItemLine, PageLine};
+use crawlsift_pipeline::output::AtomicFile;
+use crawlsift_pipeline::page::{extract_record, mime, Outcome};
+use crawlsift_pipeline::stages::{self, Reorder};
+use crawlsift_pipeline::{FileSummary, InputSet};
+
+use super::ExtractArgs;
 use crate::progress::Progress;
 
 /// Runs the archive mode of `crawlsift extract`.
@@ -37,14 +38,14 @@ pub fn run(args: &ExtractArgs, builder: ExtractorBuilder) -> anyhow::Result<Exit
 
     let result = std::thread::scope(
         |s| -> anyhow::Result<Vec<Option<Result<FileSummary, String>>>> {
-            let (reader, raw_rx) = inputs.spawn_record_reader(s, &reader_cfg)?;
+            let (reader, raw_rx) = inputs.spawn_record_reader(s, &reader_cfg, &crate::cancelled)?;
             let init = || {
                 builder
                     .clone()
                     .build()
                     .expect("the configuration was checked before any thread started")
             };
-            let lines = pipeline::stage(
+            let lines = stages::stage(
                 s,
                 "extract",
                 threads,
@@ -61,10 +62,17 @@ pub fn run(args: &ExtractArgs, builder: ExtractorBuilder) -> anyhow::Result<Exit
                         match extract_record(rec, ex) {
                             Outcome::Page(p, ctype) if p.method == TextMethod::Feed => {
                                 for (n, item) in p.items.iter().enumerate() {
-                                    let line = json!({
-                                        "id": rec.id, "item": n, "url": item.link, "title": item.title, "date": item.date,
-                                        "text": item.text, "content_type": ctype.as_deref().map(mime), "charset": p.charset, "method": "feed",
-                                    });
+                                    let line = FeedItemLine {
+                                        id: &rec.id,
+                                        item: n,
+                                        url: &item.link,
+                                        title: &item.title,
+                                        date: item.date.as_deref(),
+                                        text: &item.text,
+                                        content_type: ctype.as_deref().map(mime),
+                                        charset: p.charset,
+                                        method: TextMethod::Feed,
+                                    };
                                     serde_json::to_writer(&mut text, &line)
                                         .expect("writing JSON to memory cannot fail");
                                     text.push(b'\n');
@@ -72,10 +80,15 @@ pub fn run(args: &ExtractArgs, builder: ExtractorBuilder) -> anyhow::Result<Exit
                                 }
                             }
                             Outcome::Page(p, ctype) => {
-                                let line = json!({
-                                    "id": rec.id, "url": rec.url, "title": p.title, "text": p.text,
-                                    "content_type": ctype.as_deref().map(mime), "charset": p.charset, "method": p.method,
-                                });
+                                let line = PageLine {
+                                    id: &rec.id,
+                                    url: rec.url.as_deref(),
+                                    title: &p.title,
+                                    text: &p.text,
+                                    content_type: ctype.as_deref().map(mime),
+                                    charset: p.charset,
+                                    method: p.method,
+                                };
                                 serde_json::to_writer(&mut text, &line)
                                     .expect("writing JSON to memory cannot fail");
                                 text.push(b'\n');
