@@ -25,13 +25,12 @@ fn inputs(dir: &Path) -> PathBuf {
             ],
         );
     } else {
+        // Each part is the sample's gzip members many times over: long enough a run (about a
+        // second) that a signal sent after some inputs are checkpointed lands before the end.
         std::fs::create_dir_all(&corpus).unwrap();
+        let sample = std::fs::read(root().join("data/sample.warc.gz")).unwrap();
         for i in 0..6 {
-            std::fs::copy(
-                root().join("data/sample.warc.gz"),
-                corpus.join(format!("part-{i}.warc.gz")),
-            )
-            .unwrap();
+            std::fs::write(corpus.join(format!("part-{i}.warc.gz")), sample.repeat(100)).unwrap();
         }
     }
     corpus
