@@ -111,3 +111,85 @@ pub fn mime(content_type: &str) -> String {
         .trim()
         .to_ascii_lowercase()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crawlsift_extractor::ExtractorBuilder;
+    use crawlsift_reader::{read_bytes, ReaderConfig};
+
+    /// A WARC record of `kind` whose block is `block`.
+    fn warc(kind: &str, uri: &str, block: &str) -> String {
+        format!(
+            "WARC/1.0\r\nWARC-Type: {kind}\r\nWARC-Record-ID: <urn:{uri}>\r\nWARC-Target-URI: {uri}\r\n\
+             Content-Type: application/http; msgtype={kind}\r\nContent-Length: {}\r\n\r\n{block}\r\n\r\n",
+            block.len()
+        )
+    }
+
+    fn http(status: &str, ctype: &str, body: &str) -> String {
+        format!("HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\n\r\n{body}")
+    }
+
+    #[test]
+    fn the_page_policy_keeps_pages_and_names_every_other_outcome() {
+        let page = "<html><body><p>A page with a few words of text in it.</p></body></html>";
+        let feed = "<?xml version='1.0'?><rss><channel><title>C</title><item><title>T</title>\
+                    <description>Item text of the feed</description></item></channel></rss>";
+        let data = [
+            warc("request", "http://a/", "GET / HTTP/1.1\r\nHost: a\r\n\r\n"),
+            warc("response", "http://a/", &http("200 OK", "text/html", page)),
+            warc(
+                "response",
+                "http://b/",
+                &http("404 Not Found", "text/html", page),
+            ),
+            warc(
+                "response",
+                "http://c/",
+                &http("200 OK", "application/rss+xml", feed),
+            ),
+            warc(
+                "response",
+                "http://d/",
+                &http("200 OK", "application/pdf", "%PDF-1.7"),
+            ),
+        ]
+        .concat();
+        let mut ex = ExtractorBuilder::new().build().unwrap();
+        let (mut outcomes, mut clustered) = (Vec::new(), Vec::new());
+        let cfg = ReaderConfig::default();
+        read_bytes(bytes::Bytes::from(data), 0, &cfg, &mut |batch| {
+            for rec in &batch {
+                outcomes.push(match extract_record(rec, &mut ex) {
+                    Outcome::Page(p, ctype) => {
+                        format!("{}:{}", p.method, ctype.unwrap_or_default())
+                    }
+                    Outcome::Skipped(why) => why.to_string(),
+                });
+                clustered.push(clustered_page(rec, &mut ex).map(|p| p.text));
+            }
+            true
+        });
+        assert_eq!(
+            outcomes,
+            [
+                "record_type",
+                "blocks:text/html",
+                "http_status",
+                "feed:application/rss+xml",
+                "pdf"
+            ]
+        );
+        assert_eq!(
+            clustered,
+            [
+                Err("record_type"),
+                Ok("A page with a few words of text in it.".to_string()),
+                Err("http_status"),
+                Err(FEED_SKIP),
+                Err("pdf"),
+            ]
+        );
+    }
+}
