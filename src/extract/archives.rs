@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use crawlsift_common::limits::TEXT_QUEUE_CAP;
-use crawlsift_extractor::{ExtractorBuilder, TextMethod};
+use crawlsift_common::SourcePos;
+use crawlsift_extractor::{Extractor, ExtractorBuilder, TextMethod};
 use crawlsift_reader::{ReaderConfig, Record};
 
 use crawlsift_pipeline::lines::{FeedItemLine, PageLine};
@@ -19,6 +20,28 @@ use crawlsift_pipeline::{FileSummary, InputSet};
 use super::ExtractArgs;
 use crate::progress::Progress;
 
+/// Per input, its summary if it was read to its end.
+type Reports = Vec<Option<Result<FileSummary, String>>>;
+
+/// One batch's output, in input order.
+struct Extracted {
+    /// Its JSON lines.
+    text: Vec<u8>,
+    /// The reasons of records that gave no line.
+    skips: Vec<&'static str>,
+    /// Documents (pages and feed items) written.
+    docs: u64,
+    /// The position of the batch's last record, for progress.
+    last: Option<SourcePos>,
+}
+
+/// What the collector counts.
+#[derive(Default)]
+struct Counts {
+    documents: u64,
+    skipped: BTreeMap<&'static str, u64>,
+}
+
 /// Runs the archive mode of `crawlsift extract`.
 pub fn run(args: &ExtractArgs, builder: ExtractorBuilder) -> anyhow::Result<ExitCode> {
     let inputs = InputSet::expand(&args.inputs)?;
@@ -28,100 +51,19 @@ pub fn run(args: &ExtractArgs, builder: ExtractorBuilder) -> anyhow::Result<Exit
         threads,
         ..ReaderConfig::default()
     };
-    let mut skipped: BTreeMap<&'static str, u64> = BTreeMap::new();
-    let mut documents = 0u64;
+    let mut counts = Counts::default();
     let mut out = match &args.output {
         Some(path) => Out::File(Box::new(AtomicFile::create(path)?)),
         None => Out::Stdout(io::BufWriter::with_capacity(1 << 16, io::stdout().lock())),
     };
     let progress = Progress::new(inputs.total_bytes(), args.output.is_none());
-
-    let result = std::thread::scope(
-        |s| -> anyhow::Result<Vec<Option<Result<FileSummary, String>>>> {
-            let (reader, raw_rx) = inputs.spawn_record_reader(s, &reader_cfg, &crate::cancelled)?;
-            let init = || {
-                builder
-                    .clone()
-                    .build()
-                    .expect("the configuration was checked before any thread started")
-            };
-            let lines = stages::stage(
-                s,
-                "extract",
-                threads,
-                raw_rx,
-                TEXT_QUEUE_CAP,
-                init,
-                |ex, batch: Vec<Record>| {
-                    let mut text = Vec::new();
-                    let mut skips: Vec<&'static str> = Vec::new();
-                    let mut docs = 0u64;
-                    let mut last = None;
-                    for rec in &batch {
-                        last = Some(rec.pos);
-                        match extract_record(rec, ex) {
-                            Outcome::Page(p, ctype) if p.method == TextMethod::Feed => {
-                                for (n, item) in p.items.iter().enumerate() {
-                                    let line = FeedItemLine {
-                                        id: &rec.id,
-                                        item: n,
-                                        url: &item.link,
-                                        title: &item.title,
-                                        date: item.date.as_deref(),
-                                        text: &item.text,
-                                        content_type: ctype.as_deref().map(mime),
-                                        charset: p.charset,
-                                        method: TextMethod::Feed,
-                                    };
-                                    serde_json::to_writer(&mut text, &line)
-                                        .expect("writing JSON to memory cannot fail");
-                                    text.push(b'\n');
-                                    docs += 1;
-                                }
-                            }
-                            Outcome::Page(p, ctype) => {
-                                let line = PageLine {
-                                    id: &rec.id,
-                                    url: rec.url.as_deref(),
-                                    title: &p.title,
-                                    text: &p.text,
-                                    content_type: ctype.as_deref().map(mime),
-                                    charset: p.charset,
-                                    method: p.method,
-                                };
-                                serde_json::to_writer(&mut text, &line)
-                                    .expect("writing JSON to memory cannot fail");
-                                text.push(b'\n');
-                                docs += 1;
-                            }
-                            Outcome::Skipped(why) => skips.push(why),
-                        }
-                    }
-                    (text, skips, docs, last)
-                },
-            );
-            let drained = Reorder::drain(
-                lines,
-                |(text, skips, docs, last): (
-                    Vec<u8>,
-                    Vec<&'static str>,
-                    u64,
-                    Option<crawlsift_common::SourcePos>,
-                )|
-                 -> anyhow::Result<()> {
-                    for why in skips {
-                        *skipped.entry(why).or_default() += 1;
-                    }
-                    documents += docs;
-                    if let Some(pos) = last {
-                        progress.update(inputs.bytes_before(pos.file) + pos.offset, documents);
-                    }
-                    out.write_all(&text).context("writing output")
-                },
-            );
-            let outcome = reader.join().expect("the reader thread does not panic");
-            drained.map(|()| outcome.reports)
-        },
+    let result = read_and_write(
+        &inputs,
+        &reader_cfg,
+        &builder,
+        &progress,
+        &mut counts,
+        &mut out,
     );
     progress.finish();
     if let Err(e) = &result {
@@ -138,20 +80,123 @@ pub fn run(args: &ExtractArgs, builder: ExtractorBuilder) -> anyhow::Result<Exit
         Out::Stdout(mut w) => w.flush()?,
     }
     let tally = inputs.tally(&reports, false);
-    let skipped: Vec<String> = skipped.iter().map(|(k, n)| format!("{k}={n}")).collect();
+    print_counts(&counts);
+    Ok(crate::exit_code(
+        crate::cancelled(),
+        tally.failed_inputs,
+        tally.record_errors,
+    ))
+}
+
+/// Reads every input, extracting pages on `cfg.threads` workers, and writes their lines to `out`
+/// in input order, counting documents and skips.
+fn read_and_write(
+    inputs: &InputSet,
+    cfg: &ReaderConfig,
+    builder: &ExtractorBuilder,
+    progress: &Progress,
+    counts: &mut Counts,
+    out: &mut Out,
+) -> anyhow::Result<Reports> {
+    std::thread::scope(|s| -> anyhow::Result<Reports> {
+        let (reader, raw_rx) = inputs.spawn_record_reader(s, cfg, &crate::cancelled)?;
+        let init = || {
+            builder
+                .clone()
+                .build()
+                .expect("the configuration was checked before any thread started")
+        };
+        let lines = stages::stage(
+            s,
+            "extract",
+            cfg.threads,
+            raw_rx,
+            TEXT_QUEUE_CAP,
+            init,
+            |ex, batch: Vec<Record>| extract_batch(&batch, ex),
+        );
+        let drained = Reorder::drain(lines, |b: Extracted| -> anyhow::Result<()> {
+            for why in b.skips {
+                *counts.skipped.entry(why).or_default() += 1;
+            }
+            counts.documents += b.docs;
+            if let Some(pos) = b.last {
+                progress.update(inputs.bytes_before(pos.file) + pos.offset, counts.documents);
+            }
+            out.write_all(&b.text).context("writing output")
+        });
+        let outcome = reader.join().expect("the reader thread does not panic");
+        drained.map(|()| outcome.reports)
+    })
+}
+
+/// Extracts a batch of records: one line per page, one per feed item, and the skip reasons.
+fn extract_batch(batch: &[Record], ex: &mut Extractor) -> Extracted {
+    let mut b = Extracted {
+        text: Vec::new(),
+        skips: Vec::new(),
+        docs: 0,
+        last: None,
+    };
+    for rec in batch {
+        b.last = Some(rec.pos);
+        match extract_record(rec, ex) {
+            Outcome::Page(p, ctype) if p.method == TextMethod::Feed => {
+                for (n, item) in p.items.iter().enumerate() {
+                    let line = FeedItemLine {
+                        id: &rec.id,
+                        item: n,
+                        url: &item.link,
+                        title: &item.title,
+                        date: item.date.as_deref(),
+                        text: &item.text,
+                        content_type: ctype.as_deref().map(mime),
+                        charset: p.charset,
+                        method: TextMethod::Feed,
+                    };
+                    serde_json::to_writer(&mut b.text, &line)
+                        .expect("writing JSON to memory cannot fail");
+                    b.text.push(b'\n');
+                    b.docs += 1;
+                }
+            }
+            Outcome::Page(p, ctype) => {
+                let line = PageLine {
+                    id: &rec.id,
+                    url: rec.url.as_deref(),
+                    title: &p.title,
+                    text: &p.text,
+                    content_type: ctype.as_deref().map(mime),
+                    charset: p.charset,
+                    method: p.method,
+                };
+                serde_json::to_writer(&mut b.text, &line)
+                    .expect("writing JSON to memory cannot fail");
+                b.text.push(b'\n');
+                b.docs += 1;
+            }
+            Outcome::Skipped(why) => b.skips.push(why),
+        }
+    }
+    b
+}
+
+/// The closing line on stderr: documents, and skipped records by reason.
+fn print_counts(counts: &Counts) {
+    let skipped: Vec<String> = counts
+        .skipped
+        .iter()
+        .map(|(k, n)| format!("{k}={n}"))
+        .collect();
     eprintln!(
-        "crawlsift extract: {documents} documents; skipped: {}",
+        "crawlsift extract: {} documents; skipped: {}",
+        counts.documents,
         if skipped.is_empty() {
             "none".into()
         } else {
             skipped.join(" ")
         }
     );
-    Ok(crate::exit_code(
-        crate::cancelled(),
-        tally.failed_inputs,
-        tally.record_errors,
-    ))
 }
 
 /// Where the JSON lines go: a file that appears whole on success, or standard output.
