@@ -1,6 +1,6 @@
 //! The threads of a dedup run up to clustering: one reader (which itself inflates a large file on
 //! all cores), extract workers, fingerprint workers, and the [`Collector`] on the calling thread,
-//! joined by bounded channels ([`stages`](crate::stages)). The collector restores input order, so
+//! joined by bounded channels ([`crate::stages`]). The collector restores input order, so
 //! what it gathers is the same for any thread count.
 
 use std::sync::atomic::{AtomicU64, Ordering};

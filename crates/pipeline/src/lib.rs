@@ -12,7 +12,7 @@ wires these pieces together. One module per concept:
 * [`dedup`]: the threads of a dedup run up to clustering; [`collect`]: its collector;
 * [`checkpoint`]: the per-input checkpoint format of resumable runs;
 * [`verdict`]: what clustering decided per document (the keep/duplicate rule);
-* [`lines`]: the JSON line types of the outputs; [`write`]: their writers; [`output`]: files that
+* [`lines`]: the JSON line types of the outputs; [`write`](mod@write): their writers; [`output`]: files that
   appear whole or not at all;
 * [`report`] builds `report.json`.
 
