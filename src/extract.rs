@@ -1,6 +1,8 @@
 //! `crawlsift extract`: main text of pages from archives, one HTML file, or a folder of HTML files.
 //!
-//! The `--html` and `--html-dir` modes live here; archive inputs go to the archive pipeline.
+//! The `--html` and `--html-dir` modes live here; archive inputs go to [`archives`].
+
+mod archives;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -118,7 +120,7 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     let builder = ExtractorBuilder::new()
         .method(args.method())
         .charset(CharsetMode::Auto);
-    crate::extract_archives::run(&args, builder)
+    archives::run(&args, builder)
 }
 
 /// Main text of one decoded page.

@@ -1,13 +1,7 @@
 //! The main entry point into crawlsift: parses the command line and runs one subcommand.
 
-mod checkpoint;
 mod dedup;
-mod docs;
 mod extract;
-mod extract_archives;
-mod inputs;
-mod output;
-mod pipeline;
 mod progress;
 mod records;
 
@@ -93,12 +87,4 @@ pub(crate) fn exit_code(interrupted: bool, open_failures: usize, record_errors: 
     } else {
         ExitCode::SUCCESS
     }
-}
-
-/// Peak resident memory of this process in bytes (Linux `VmHWM`), if known.
-pub(crate) fn peak_rss_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
 }

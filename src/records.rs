@@ -8,10 +8,10 @@ use std::process::ExitCode;
 use clap::Args;
 use crawlsift_common::limits::TEXT_QUEUE_CAP;
 use crawlsift_reader::{ReaderConfig, Record};
-use serde_json::json;
 
-use crate::inputs::{FileSummary, InputSet};
-use crate::pipeline::{self, Reorder};
+use crawlsift_pipeline::lines::RecordLine;
+use crawlsift_pipeline::stages::{self, Reorder};
+use crawlsift_pipeline::{FileSummary, InputSet};
 
 /// Arguments of `crawlsift records`.
 #[derive(Args, Debug)]
@@ -69,6 +69,12 @@ fn decode(rec: &Record) -> (Option<u16>, u64, HttpTally) {
     }
 }
 
+/// Per input, its summary if it was read to its end.
+type Reports = Vec<Option<Result<FileSummary, String>>>;
+
+/// One batch's output: its JSON lines, and HTTP tallies per input.
+type Decoded = (Vec<u8>, Vec<(u32, HttpTally)>);
+
 /// Runs `crawlsift records`.
 pub fn run(args: RecordsArgs) -> anyhow::Result<ExitCode> {
     let inputs = InputSet::expand(&args.inputs)?;
@@ -82,55 +88,7 @@ pub fn run(args: RecordsArgs) -> anyhow::Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let summary = args.summary;
-
-    let result = std::thread::scope(
-        |s| -> anyhow::Result<Vec<Option<Result<FileSummary, String>>>> {
-            let (reader, raw_rx) = inputs.spawn_record_reader(s, &reader_cfg)?;
-            let lines = pipeline::stage(
-                s,
-                "decode",
-                threads,
-                raw_rx,
-                TEXT_QUEUE_CAP,
-                || (),
-                |_, batch: Vec<Record>| {
-                    let mut text = Vec::new();
-                    let mut per_file: Vec<(u32, HttpTally)> = Vec::new();
-                    for rec in &batch {
-                        let (status, payload_len, t) = decode(rec);
-                        match per_file.last_mut() {
-                            Some((f, acc)) if *f == rec.pos.file => acc.add(&t),
-                            _ => per_file.push((rec.pos.file, t)),
-                        }
-                        if !summary {
-                            let line = json!({
-                                "file": inputs.name(rec.pos.file), "offset": rec.pos.offset, "index": rec.pos.index,
-                                "type": rec.kind.as_str(), "id": rec.id, "url": rec.url, "date": rec.date,
-                                "content_type": rec.content_type, "http_status": status, "payload_length": payload_len,
-                            });
-                            serde_json::to_writer(&mut text, &line)
-                                .expect("writing JSON to memory cannot fail");
-                            text.push(b'\n');
-                        }
-                    }
-                    (text, per_file)
-                },
-            );
-            let drained = Reorder::drain(
-                lines,
-                |(text, per_file): (Vec<u8>, Vec<(u32, HttpTally)>)| -> anyhow::Result<()> {
-                    for (f, t) in per_file {
-                        if let Some(acc) = tallies.get_mut(f as usize) {
-                            acc.add(&t);
-                        }
-                    }
-                    out.write_all(&text).map_err(anyhow::Error::from)
-                },
-            );
-            let outcome = reader.join().expect("the reader thread does not panic");
-            drained.map(|()| outcome.reports)
-        },
-    );
+    let result = read_and_print(&inputs, &reader_cfg, summary, &mut tallies, &mut out);
     let broken_pipe = matches!(&result, Err(e) if e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe));
     if broken_pipe {
         return Ok(ExitCode::SUCCESS);
@@ -141,16 +99,7 @@ pub fn run(args: RecordsArgs) -> anyhow::Result<ExitCode> {
 
     let tally = inputs.tally(&reports, summary);
     if summary {
-        let mut total = FileSummary::default();
-        let mut total_tally = HttpTally::default();
-        for (fi, r) in reports.iter().enumerate() {
-            if let Some(Ok(r)) = r {
-                total.add(r);
-                total_tally.add(&tallies[fi]);
-                print_summary(inputs.name(fi as u32), r, &tallies[fi]);
-            }
-        }
-        print_summary("TOTAL", &total, &total_tally);
+        print_summaries(&inputs, &reports, &tallies);
     }
     Ok(crate::exit_code(
         crate::cancelled(),
@@ -158,6 +107,85 @@ pub fn run(args: RecordsArgs) -> anyhow::Result<ExitCode> {
         tally.record_errors,
     ))
 }
+
+/// Reads every input, decoding records on `cfg.threads` workers, and writes their lines to `out`
+/// in input order (none with `summary`), adding HTTP tallies per input to `tallies`.
+fn read_and_print(
+    inputs: &InputSet,
+    cfg: &ReaderConfig,
+    summary: bool,
+    tallies: &mut [HttpTally],
+    out: &mut impl Write,
+) -> anyhow::Result<Reports> {
+    std::thread::scope(|s| -> anyhow::Result<Reports> {
+        let (reader, raw_rx) = inputs.spawn_record_reader(s, cfg, &crate::cancelled)?;
+        let lines = stages::stage(
+            s,
+            "decode",
+            cfg.threads,
+            raw_rx,
+            TEXT_QUEUE_CAP,
+            || (),
+            |_, batch: Vec<Record>| decode_batch(&batch, inputs, summary),
+        );
+        let drained = Reorder::drain(lines, |(text, per_file): Decoded| -> anyhow::Result<()> {
+            for (f, t) in per_file {
+                if let Some(acc) = tallies.get_mut(f as usize) {
+                    acc.add(&t);
+                }
+            }
+            out.write_all(&text).map_err(anyhow::Error::from)
+        });
+        let outcome = reader.join().expect("the reader thread does not panic");
+        drained.map(|()| outcome.reports)
+    })
+}
+
+/// Decodes a batch of records: their JSON lines (unless `summary`) and HTTP tallies per input.
+fn decode_batch(batch: &[Record], inputs: &InputSet, summary: bool) -> Decoded {
+    let mut text = Vec::new();
+    let mut per_file: Vec<(u32, HttpTally)> = Vec::new();
+    for rec in batch {
+        let (status, payload_len, t) = decode(rec);
+        match per_file.last_mut() {
+            Some((f, acc)) if *f == rec.pos.file => acc.add(&t),
+            _ => per_file.push((rec.pos.file, t)),
+        }
+        if !summary {
+            let line = RecordLine {
+                file: inputs.name(rec.pos.file),
+                offset: rec.pos.offset,
+                index: rec.pos.index,
+                kind: rec.kind.as_str(),
+                id: &rec.id,
+                url: rec.url.as_deref(),
+                date: rec.date.as_deref(),
+                content_type: rec.content_type.as_deref(),
+                http_status: status,
+                payload_length: payload_len,
+            };
+            serde_json::to_writer(&mut text, &line).expect("writing JSON to memory cannot fail");
+            text.push(b'\n');
+        }
+    }
+    (text, per_file)
+}
+
+/// Prints the `--summary` lines: one per input read, then the total.
+fn print_summaries(inputs: &InputSet, reports: &Reports, tallies: &[HttpTally]) {
+    let mut total = FileSummary::default();
+    let mut total_tally = HttpTally::default();
+    for (fi, r) in reports.iter().enumerate() {
+        if let Some(Ok(r)) = r {
+            total.add(r);
+            total_tally.add(&tallies[fi]);
+            print_summary(inputs.name(fi as u32), r, &tallies[fi]);
+        }
+    }
+    print_summary("TOTAL", &total, &total_tally);
+}
+
+/// Prints one `--summary` line.
 fn print_summary(name: &str, r: &FileSummary, t: &HttpTally) {
     let kinds: Vec<String> = r
         .records_by_kind

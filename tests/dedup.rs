@@ -198,10 +198,9 @@ fn an_earlier_runs_outputs_are_kept_unless_forced() {
 }
 
 #[test]
+#[ignore = "needs ../shared"]
 fn generated_corpus_copies_are_found_and_negatives_stay_apart() {
-    let Some(shared) = shared("generated_corpus_copies_are_found_and_negatives_stay_apart") else {
-        return;
-    };
+    let shared = needs_shared();
     let dir = tempfile::tempdir().unwrap();
     let corpus = dir.path().join("corpus");
     for (format, seed) in [("warc-gz", "21"), ("trec-gz", "22")] {

@@ -862,10 +862,7 @@ fn pipe_with_a_writer_is_read_as_a_stream() {
 fn dev_zero_as_input() {
     // An endless device named as an input: refused or read to a bound, never swallowed whole.
     let dev = Path::new("/dev/zero");
-    if !dev.exists() {
-        println!("notice: dev_zero_as_input skipped: no /dev/zero");
-        return;
-    }
+    assert!(dev.exists(), "dev_zero_as_input needs /dev/zero");
     let dir = tempfile::tempdir().unwrap();
     let [records, extract, dedup] = run_all("/dev/zero", dev, dir.path(), RUN_SECS, RUN_RSS_MB);
     for r in [&records, &extract, &dedup] {

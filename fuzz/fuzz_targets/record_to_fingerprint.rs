@@ -1,9 +1,11 @@
 //! The whole record-to-fingerprint path as `crawlsift dedup` runs it: bytes -> reader
-//! (`read_bytes`, any format and compression) -> each record's HTTP message -> extractor ->
-//! dedup `Fingerprinter` -> `Clusterer`. Cluster members must be documents that were added.
+//! (`read_bytes`, any format and compression) -> the pipeline's page policy
+//! (`crawlsift_pipeline::page::clustered_page`: record type, HTTP status, extractor, feeds left
+//! out) -> dedup `Fingerprinter` -> `Clusterer`. Cluster members must be documents that were added.
 #![no_main]
 use crawlsift_dedup::{Clusterer, DedupConfig, Fingerprinter};
 use crawlsift_extractor::ExtractorBuilder;
+use crawlsift_pipeline::page::clustered_page;
 use crawlsift_reader::{read_bytes, ReaderConfig};
 use libfuzzer_sys::fuzz_target;
 
@@ -24,19 +26,8 @@ fuzz_target!(|data: &[u8]| {
     read_bytes(bytes::Bytes::copy_from_slice(data), 0, &cfg, &mut |batch| {
         for rec in &batch {
             let _ = rec.payload();
-            let extracted = match rec.http() {
-                Some(Ok(resp)) => {
-                    let ctype = resp.header("content-type").map(str::to_string);
-                    ex.extract(&resp.body, ctype.as_deref(), None)
-                }
-                Some(Err(_)) => continue,
-                None => ex.extract(&rec.block, rec.content_type.as_deref(), None),
-            };
-            if let Ok(doc) = extracted {
-                clusterer.add(fpr.fingerprint(&doc.text));
-                for item in &doc.items {
-                    clusterer.add(fpr.fingerprint(&item.text));
-                }
+            if let Ok(page) = clustered_page(rec, &mut ex) {
+                clusterer.add(fpr.fingerprint(&page.text));
             }
         }
         true

@@ -22,6 +22,17 @@ pub fn shared(test: &str) -> Option<PathBuf> {
     }
 }
 
+/// `../shared` beside the repository, for a test marked `#[ignore = "needs ../shared"]` (run with
+/// `--include-ignored`): panics when it is missing, so such a test never passes without testing.
+pub fn needs_shared() -> PathBuf {
+    let p = root().join("..").join("shared");
+    assert!(
+        p.join("tools").is_dir(),
+        "this test needs ../shared (the evaluation harness) beside the repository"
+    );
+    p
+}
+
 /// Runs crawlsift with `args`, returning its output.
 pub fn crawlsift(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_crawlsift"))

@@ -14,6 +14,8 @@ assert!(limits::MAX_RECORD_BYTES > 0);
 ```
 */
 
+#![deny(missing_docs)]
+
 pub mod limits;
 pub mod parallel;
 

@@ -18,6 +18,8 @@ assert_eq!(crawlsift_extractor::extract(b"%PDF-1.7", None, None, &Default::defau
 ```
 */
 
+#![deny(missing_docs)]
+
 pub mod blocks;
 mod chars;
 pub mod charset;
@@ -60,6 +62,12 @@ impl Method {
     }
 }
 
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl std::str::FromStr for Method {
     type Err = ConfigError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -69,6 +77,53 @@ impl std::str::FromStr for Method {
             "full" => Ok(Method::Full),
             _ => Err(ConfigError::UnknownMethod(s.to_string())),
         }
+    }
+}
+
+/// What produced an [`Extracted`] text: an HTML [`Method`], the plain-text path or the feed reader.
+/// Serialised and displayed as `blocks`, `plateau`, `full`, `text` or `feed`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TextMethod {
+    /// HTML, by [`Method::Blocks`].
+    #[default]
+    Blocks,
+    /// HTML, by [`Method::Plateau`].
+    Plateau,
+    /// HTML, by [`Method::Full`].
+    Full,
+    /// A plain-text body, whitespace normalised.
+    Text,
+    /// A feed (RSS, Atom, RDF): the items' texts.
+    Feed,
+}
+
+impl TextMethod {
+    /// The name outputs use: `blocks`, `plateau`, `full`, `text` or `feed`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TextMethod::Blocks => "blocks",
+            TextMethod::Plateau => "plateau",
+            TextMethod::Full => "full",
+            TextMethod::Text => "text",
+            TextMethod::Feed => "feed",
+        }
+    }
+}
+
+impl From<Method> for TextMethod {
+    fn from(m: Method) -> Self {
+        match m {
+            Method::Blocks => TextMethod::Blocks,
+            Method::Plateau => TextMethod::Plateau,
+            Method::Full => TextMethod::Full,
+        }
+    }
+}
+
+impl std::fmt::Display for TextMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -140,8 +195,8 @@ pub struct Extracted {
     pub text: String,
     /// The encoding the bytes were decoded with (WHATWG name).
     pub charset: &'static str,
-    /// What produced the text: `blocks`, `plateau`, `full`, `text` or `feed`.
-    pub method: &'static str,
+    /// What produced the text (shown as `blocks`, `plateau`, `full`, `text` or `feed`).
+    pub method: TextMethod,
     /// Feed entries, for feeds.
     pub items: Vec<FeedItem>,
 }
@@ -194,7 +249,7 @@ impl Extractor {
                 title: String::new(),
                 text: normalize_text(&decoded.text),
                 charset,
-                method: "text",
+                method: TextMethod::Text,
                 items: Vec::new(),
             },
             sniff::Kind::Feed => {
@@ -210,7 +265,7 @@ impl Extractor {
                     title: feed.title,
                     text,
                     charset,
-                    method: "feed",
+                    method: TextMethod::Feed,
                     items: feed.items,
                 }
             }
@@ -220,7 +275,7 @@ impl Extractor {
                     title,
                     text,
                     charset,
-                    method: self.cfg.method.as_str(),
+                    method: self.cfg.method.into(),
                     items: Vec::new(),
                 }
             }
@@ -317,10 +372,15 @@ mod tests {
             &cfg,
         )
         .unwrap();
-        assert_eq!((t.text.as_str(), t.method), ("line one\nline two", "text"));
+        assert_eq!(
+            (t.text.as_str(), t.method),
+            ("line one\nline two", TextMethod::Text)
+        );
+        assert_eq!(t.method.to_string(), "text");
         let rss = b"<?xml version='1.0'?><rss><channel><title>C</title><item><title>T</title><description>Body</description><pubDate>Sat, 01 Jan 2000 00:00:00 +0000</pubDate></item></channel></rss>";
         let f = extract(rss, Some("application/rss+xml"), None, &cfg).unwrap();
-        assert_eq!(f.method, "feed");
+        assert_eq!(f.method, TextMethod::Feed);
+        assert_eq!(f.method.to_string(), "feed");
         assert_eq!(f.items[0].date.as_deref(), Some("2000-01-01T00:00:00Z"));
         assert_eq!(
             extract(b"%PDF-1.5", Some("application/pdf"), None, &cfg),

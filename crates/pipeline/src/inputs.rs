@@ -1,7 +1,7 @@
-//! The run's input list: expanded arguments with their sizes and the names outputs use for them,
-//! the loop that reads them in order, and what reading each one gave ([`FileSummary`]).
+//! The run's input list ([`InputSet`]): expanded arguments with their sizes and the names outputs
+//! use for them, the loop that reads them in order, and the tally of how reading went
+//! ([`ReadTally`]).
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -9,11 +9,14 @@ use anyhow::Context;
 use std::thread::ScopedJoinHandle;
 
 use crawlsift_common::limits::RAW_QUEUE_CAP;
-use crawlsift_reader::{FileReport, Input, ReaderConfig, Record};
+use crawlsift_reader::{Input, ReaderConfig, Record};
 use crossbeam_channel::Receiver;
 
-use crate::pipeline::{self, Numbered};
-use serde::{Deserialize, Serialize};
+use crate::stages::{self, Numbered};
+use crate::summary::FileSummary;
+
+/// Whether the run was asked to stop (Ctrl-C): the reading loop checks it between batches.
+pub type Cancelled<'a> = &'a (dyn Fn() -> bool + Sync);
 
 /// Inputs in the order they are read; `file` indices in every `SourcePos` point into this list.
 pub struct InputSet {
@@ -26,72 +29,6 @@ pub struct InputSet {
     names: Vec<String>,
     /// Whether each input was found by walking a directory (rather than named on the command line).
     from_dir: Vec<bool>,
-}
-
-/// What reading one input gave: plain data, so a checkpoint can keep it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct FileSummary {
-    /// Whether any archive format was recognised.
-    pub archive: bool,
-    /// Records read.
-    pub records: u64,
-    /// Records by type name.
-    pub records_by_kind: BTreeMap<String, u64>,
-    /// Input bytes consumed.
-    pub bytes_in: u64,
-    /// Bytes of record blocks (decompressed).
-    pub block_bytes: u64,
-    /// WARC digests checked (with `--verify-digests`): matching, mismatching, unsupported.
-    pub digests: [u64; 3],
-    /// Record errors by kind name.
-    pub errors: BTreeMap<String, u64>,
-    /// The first few errors, each naming its byte offset.
-    pub error_examples: Vec<String>,
-}
-
-impl FileSummary {
-    /// Record errors of all kinds.
-    pub fn error_count(&self) -> u64 {
-        self.errors.values().sum()
-    }
-}
-
-impl FileSummary {
-    /// Adds another input's counts to these (for totals).
-    pub fn add(&mut self, o: &FileSummary) {
-        self.archive |= o.archive;
-        self.records += o.records;
-        self.bytes_in += o.bytes_in;
-        self.block_bytes += o.block_bytes;
-        for (a, b) in self.digests.iter_mut().zip(o.digests) {
-            *a += b;
-        }
-        for (k, n) in &o.records_by_kind {
-            *self.records_by_kind.entry(k.clone()).or_default() += n;
-        }
-        for (k, n) in &o.errors {
-            *self.errors.entry(k.clone()).or_default() += n;
-        }
-    }
-}
-
-impl From<&FileReport> for FileSummary {
-    fn from(r: &FileReport) -> Self {
-        FileSummary {
-            archive: r.format.is_some(),
-            records: r.records,
-            records_by_kind: r.records_by_kind.clone(),
-            bytes_in: r.bytes_in,
-            block_bytes: r.block_bytes,
-            digests: [r.digests.ok, r.digests.mismatch, r.digests.unsupported],
-            errors: r
-                .errors
-                .iter()
-                .map(|(k, n)| (k.as_str().to_string(), *n))
-                .collect(),
-            error_examples: r.error_examples.iter().map(|e| e.to_string()).collect(),
-        }
-    }
 }
 
 /// The channel of numbered record batches a record reader fills.
@@ -172,12 +109,13 @@ impl InputSet {
     }
 
     /// Reads every input in order (those `skip` names are announced, not read), handing events to
-    /// `send`; stops when `send` returns false or the run is cancelled (Ctrl-C). Run it on its
+    /// `send`; stops when `send` returns false or `cancelled` says so (Ctrl-C). Run it on its
     /// own thread: `send` blocks on a full channel.
     pub fn read_all(
         &self,
         cfg: &ReaderConfig,
         skip: &dyn Fn(u32) -> bool,
+        cancelled: Cancelled<'_>,
         send: &mut dyn FnMut(ReadEvent) -> bool,
     ) -> ReadOutcome {
         let started = Instant::now();
@@ -186,7 +124,7 @@ impl InputSet {
         let mut listening = true;
         for (fi, input) in self.inputs.iter().enumerate() {
             let fi = fi as u32;
-            if !listening || crate::cancelled() {
+            if !listening || cancelled() {
                 break;
             }
             if skip(fi) {
@@ -195,7 +133,7 @@ impl InputSet {
             }
             let r = crawlsift_reader::read_input(input, fi, cfg, &mut |batch| {
                 let w = Instant::now();
-                listening = !crate::cancelled() && send(ReadEvent::Records(batch));
+                listening = !cancelled() && send(ReadEvent::Records(batch));
                 waited += w.elapsed();
                 listening
             });
@@ -218,12 +156,13 @@ impl InputSet {
         &'scope self,
         scope: &'scope std::thread::Scope<'scope, '_>,
         cfg: &'scope ReaderConfig,
+        cancelled: Cancelled<'scope>,
     ) -> std::io::Result<(ScopedJoinHandle<'scope, ReadOutcome>, RecordBatches)> {
-        let (mut producer, rx) = pipeline::producer::<Vec<Record>>(RAW_QUEUE_CAP);
+        let (mut producer, rx) = stages::producer::<Vec<Record>>(RAW_QUEUE_CAP);
         let handle = std::thread::Builder::new()
             .name("reader".into())
             .spawn_scoped(scope, move || {
-                self.read_all(cfg, &|_| false, &mut |e| match e {
+                self.read_all(cfg, &|_| false, cancelled, &mut |e| match e {
                     ReadEvent::Records(batch) => producer.send(batch),
                     _ => true,
                 })

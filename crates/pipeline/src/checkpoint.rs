@@ -1,4 +1,4 @@
-//! Per-input checkpoints of `crawlsift dedup`, so a killed run resumes where it stopped.
+//! Per-input checkpoints of a dedup run (`crawlsift dedup`), so a killed run resumes where it stopped.
 //!
 //! When an input has been read to its end and every one of its records has reached the collector,
 //! the collector writes `OUT/.checkpoint/NNNNNN.json`: the input's summary and, per record, its
@@ -20,8 +20,9 @@ use crawlsift_common::SourcePos;
 use crawlsift_dedup::{DedupConfig, Fingerprint};
 use serde::{Deserialize, Serialize};
 
-use crate::inputs::{FileSummary, InputSet};
+use crate::inputs::InputSet;
 use crate::output::AtomicFile;
+use crate::summary::FileSummary;
 
 /// The folder inside `--out` that holds checkpoints.
 pub const CHECKPOINT_DIR: &str = ".checkpoint";

@@ -1,6 +1,6 @@
-//! Threads and bounded channels: the shape every command's work takes.
+//! Threads and bounded channels: the shape every command's work takes (the threaded pipeline).
 //!
-//! A producer (the reader) sends numbered batches into a bounded channel; each [`Stage`] is a pool
+//! A producer (the reader) sends numbered batches into a bounded channel; each [`stage`] is a pool
 //! of named worker threads that map batches to new batches, keeping their numbers; the caller's
 //! thread consumes the last channel through [`Reorder`], which hands batches on in their original
 //! order. So the work is parallel but everything the consumer sees, and writes, is in input order,

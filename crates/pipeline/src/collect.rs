@@ -1,0 +1,267 @@
+//! The collector of a dedup run: takes record outcomes ([`Entry`]) in input order, live or replayed
+//! from a checkpoint, feeds the clusterer, keeps per-record metadata for `documents.jsonl.gz`
+//! ([`Catalog`]), spills texts for `--text` and checkpoints each input once it is read.
+
+use std::collections::BTreeMap;
+
+use crawlsift_dedup::Clusterer;
+use crawlsift_extractor::Extractor;
+use crawlsift_reader::Record;
+
+use crate::checkpoint::{Checkpoints, Entry};
+use crate::page::{clustered_page, Origin};
+use crate::summary::FileSummary;
+use crate::write::TextSpill;
+
+/// The reason name of a record that reached the collector without a fingerprint.
+const NO_FINGERPRINT: &str = "no_fingerprint";
+
+/// Skip reasons counted but given no line in `documents.jsonl.gz` (records that cannot hold a
+/// page: requests, metadata, ...).
+const UNLISTED_SKIPS: [&str; 1] = ["record_type"];
+
+/// What travels between the stages of a dedup run, in input order.
+#[derive(Debug)]
+pub enum Batch<T> {
+    /// Records (then entries) of the current input.
+    Items(Vec<T>),
+    /// An input read to its end, with its summary: the collector checkpoints it.
+    FileDone(u32, Result<FileSummary, String>),
+    /// An input checkpointed by an earlier run: the collector replays it.
+    Replay(u32),
+}
+
+impl<T> Batch<T> {
+    /// Maps the items of a batch, passing file events through.
+    pub fn map_items<U>(self, f: impl FnOnce(Vec<T>) -> Vec<U>) -> Batch<U> {
+        match self {
+            Batch::Items(v) => Batch::Items(f(v)),
+            Batch::FileDone(i, r) => Batch::FileDone(i, r),
+            Batch::Replay(i) => Batch::Replay(i),
+        }
+    }
+}
+
+/// The extract stage's work on one record: an entry without its fingerprint yet.
+pub fn entry_of(rec: &Record, ex: &mut Extractor) -> Entry {
+    let mut e = Entry {
+        pos: (rec.pos.file, rec.pos.offset, rec.pos.index),
+        id: rec.id.clone(),
+        url: rec.url.clone(),
+        skipped: None,
+        title: String::new(),
+        fp: None,
+        text: None,
+    };
+    match clustered_page(rec, ex) {
+        Ok(p) => {
+            e.title = p.title;
+            e.text = Some(p.text);
+        }
+        Err(why) => e.skipped = Some(why.into()),
+    }
+    e
+}
+
+/// A page's fingerprint as `documents.jsonl.gz` shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FingerprintSummary {
+    /// Normalized words.
+    pub words: u32,
+    /// Exact hash of the normalized text.
+    pub exact: u128,
+    /// SimHash.
+    pub simhash: u64,
+}
+
+/// What the collector keeps per record for `documents.jsonl.gz`.
+#[derive(Debug, Clone)]
+pub struct DocMeta {
+    /// The record's identity.
+    pub origin: Origin,
+    /// The page's title (empty for a skipped record).
+    pub title: String,
+    /// The page's fingerprint summary.
+    pub fp: Option<FingerprintSummary>,
+    /// Why the record gave no page.
+    pub skipped: Option<String>,
+    /// The page's document number (order of `Clusterer::add`).
+    pub doc: Option<u32>,
+}
+
+/// Per-record metadata in input order, and where each document's record is.
+#[derive(Debug, Clone, Default)]
+pub struct Catalog {
+    /// Every record with a line in `documents.jsonl.gz`, in input order.
+    pub metas: Vec<DocMeta>,
+    /// For document `d`, the index of its record in `metas`.
+    pub docs: Vec<usize>,
+}
+
+impl Catalog {
+    /// The record of document `doc`.
+    pub fn doc(&self, doc: u32) -> &DocMeta {
+        &self.metas[self.docs[doc as usize]]
+    }
+
+    /// Documents (pages given to the clusterer).
+    pub fn documents(&self) -> usize {
+        self.docs.len()
+    }
+}
+
+/// What the collector gathered once every input was read (or replayed).
+pub struct Collected {
+    /// The clusterer holding every document's fingerprint, in input order.
+    pub clusterer: Clusterer,
+    /// Per-record metadata.
+    pub catalog: Catalog,
+    /// Records that gave no document, by reason.
+    pub skipped: BTreeMap<String, u64>,
+    /// The spilled texts, for `--text`.
+    pub spill: Option<TextSpill>,
+    /// Per input, its summary if it was read (or replayed).
+    pub reports: Vec<Option<Result<FileSummary, String>>>,
+}
+
+/// Takes entries in input order and keeps what the outputs need (see the module doc).
+pub struct Collector<'a> {
+    clusterer: Clusterer,
+    catalog: Catalog,
+    skipped: BTreeMap<String, u64>,
+    spill: Option<TextSpill>,
+    checkpoints: &'a mut Checkpoints,
+    keep_text: bool,
+    /// Entries of the input being read, for its checkpoint.
+    pending: Vec<Entry>,
+    reports: Vec<Option<Result<FileSummary, String>>>,
+}
+
+impl<'a> Collector<'a> {
+    /// A collector over `inputs` inputs, checkpointing into `checkpoints`, spilling page texts
+    /// into `spill` when given (and then keeping them in checkpoints).
+    pub fn new(
+        clusterer: Clusterer,
+        inputs: usize,
+        checkpoints: &'a mut Checkpoints,
+        spill: Option<TextSpill>,
+    ) -> Self {
+        Collector {
+            clusterer,
+            catalog: Catalog::default(),
+            skipped: BTreeMap::new(),
+            keep_text: spill.is_some(),
+            spill,
+            checkpoints,
+            pending: Vec::new(),
+            reports: vec![None; inputs],
+        }
+    }
+
+    /// The checkpoints being written.
+    pub fn checkpoints(&self) -> &Checkpoints {
+        self.checkpoints
+    }
+
+    /// Documents so far.
+    pub fn documents(&self) -> u64 {
+        self.catalog.docs.len() as u64
+    }
+
+    /// Takes one record's entry; `live` entries (not replayed) go into the input's checkpoint.
+    pub fn accept(&mut self, mut e: Entry, live: bool) -> anyhow::Result<()> {
+        if live {
+            let mut kept = e.clone();
+            if !self.keep_text {
+                kept.text = None;
+            }
+            self.pending.push(kept);
+        }
+        let origin = Origin {
+            pos: e.source_pos(),
+            id: e.id,
+            url: e.url,
+        };
+        match (e.skipped, e.fp.take()) {
+            (None, Some(fp)) => {
+                let summary = FingerprintSummary {
+                    words: fp.words,
+                    exact: fp.exact,
+                    simhash: fp.simhash,
+                };
+                let doc = self.clusterer.add(fp);
+                if let Some(sp) = self.spill.as_mut() {
+                    sp.push(&origin, &e.title, e.text.as_deref().unwrap_or(""))?;
+                }
+                self.catalog.docs.push(self.catalog.metas.len());
+                self.catalog.metas.push(DocMeta {
+                    origin,
+                    title: e.title,
+                    fp: Some(summary),
+                    skipped: None,
+                    doc: Some(doc),
+                });
+            }
+            (why, _) => {
+                let why = why.unwrap_or_else(|| NO_FINGERPRINT.into());
+                *self.skipped.entry(why.clone()).or_default() += 1;
+                if !UNLISTED_SKIPS.contains(&why.as_str()) {
+                    self.catalog.metas.push(DocMeta {
+                        origin,
+                        title: String::new(),
+                        fp: None,
+                        skipped: Some(why),
+                        doc: None,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Input `file` was read to its end: keeps its summary and, when `checkpoint`, saves its
+    /// entries.
+    pub fn file_done(
+        &mut self,
+        file: u32,
+        summary: Result<FileSummary, String>,
+        checkpoint: bool,
+    ) -> anyhow::Result<()> {
+        let entries = std::mem::take(&mut self.pending);
+        if let (true, Ok(s)) = (checkpoint, &summary) {
+            self.checkpoints.save(file, s, entries)?;
+        }
+        if let Some(slot) = self.reports.get_mut(file as usize) {
+            *slot = Some(summary);
+        }
+        Ok(())
+    }
+
+    /// Replays input `file` from its checkpoint, as if it had been read.
+    pub fn replay(&mut self, file: u32) -> anyhow::Result<()> {
+        let checkpoints: &Checkpoints = self.checkpoints;
+        let mut entries = Vec::new();
+        let summary = checkpoints.load(file, &mut |e| {
+            entries.push(e);
+            Ok(())
+        })?;
+        for e in entries {
+            self.accept(e, false)?;
+        }
+        if let Some(slot) = self.reports.get_mut(file as usize) {
+            *slot = Some(Ok(summary));
+        }
+        Ok(())
+    }
+
+    /// Everything gathered.
+    pub fn finish(self) -> Collected {
+        Collected {
+            clusterer: self.clusterer,
+            catalog: self.catalog,
+            skipped: self.skipped,
+            spill: self.spill,
+            reports: self.reports,
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! The threads of a dedup run up to clustering: one reader (which itself inflates a large file on
+//! all cores), extract workers, fingerprint workers, and the [`Collector`] on the calling thread,
+//! joined by bounded channels ([`crate::stages`]). The collector restores input order, so
+//! what it gathers is the same for any thread count.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use crawlsift_common::limits::{RAW_QUEUE_CAP, TEXT_QUEUE_CAP};
+use crawlsift_dedup::{Clusterer, DedupConfig, Fingerprinter};
+use crawlsift_extractor::ExtractorBuilder;
+use crawlsift_reader::{ReaderConfig, Record};
+
+use crate::checkpoint::{Checkpoints, Entry};
+use crate::collect::{entry_of, Batch, Collected, Collector};
+use crate::inputs::{Cancelled, InputSet, ReadEvent};
+use crate::stages::{self, Reorder};
+use crate::write::TextSpill;
+
+/// Busy time per stage, summed over its threads (nanoseconds).
+#[derive(Debug, Default)]
+pub struct StageTimes {
+    /// Reading (not waiting on a full channel).
+    pub read_ns: AtomicU64,
+    /// Extracting main text.
+    pub extract_ns: AtomicU64,
+    /// Fingerprinting.
+    pub fingerprint_ns: AtomicU64,
+}
+
+fn timed<T>(acc: &AtomicU64, f: impl FnOnce() -> T) -> T {
+    let t = Instant::now();
+    let out = f();
+    acc.fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    out
+}
+
+/// The settings of a dedup run's reading part.
+pub struct DedupSettings<'a> {
+    /// The inputs.
+    pub inputs: &'a InputSet,
+    /// Reader settings.
+    pub reader: &'a ReaderConfig,
+    /// Extractor settings (checked: building it must not fail).
+    pub extractor: &'a ExtractorBuilder,
+    /// Dedup parameters (checked).
+    pub dedup: &'a DedupConfig,
+    /// Workers per stage.
+    pub threads: usize,
+}
+
+/// Hooks of a dedup run into its caller.
+pub struct DedupHooks<'a> {
+    /// Whether the run was asked to stop.
+    pub cancelled: Cancelled<'a>,
+    /// Called on the collector's thread after each batch: bytes of input done, documents so far.
+    pub progress: &'a dyn Fn(u64, u64),
+    /// Busy time per stage, added to.
+    pub times: &'a StageTimes,
+}
+
+/// Reads, extracts and fingerprints every input (replaying those `checkpoints` holds and
+/// checkpointing the others), spilling page texts into `spill` when given, and returns what the
+/// collector gathered. When the run was cancelled, what was gathered is partial: check the
+/// `cancelled` hook before clustering it.
+pub fn read_documents(
+    settings: &DedupSettings<'_>,
+    hooks: &DedupHooks<'_>,
+    checkpoints: &mut Checkpoints,
+    spill: Option<TextSpill>,
+) -> anyhow::Result<Collected> {
+    let inputs = settings.inputs;
+    let n = inputs.inputs.len() as u32;
+    // Stdin cannot be identified again, so it is never checkpointed.
+    let checkpointable: Vec<bool> = (0..n).map(|i| inputs.identity(i).is_some()).collect();
+    let done: Vec<bool> = (0..n).map(|i| checkpoints.has(i)).collect();
+    let mut col = Collector::new(
+        Clusterer::new(settings.dedup)?,
+        inputs.inputs.len(),
+        checkpoints,
+        spill,
+    );
+    std::thread::scope(|s| -> anyhow::Result<()> {
+        let (mut producer, raw_rx) = stages::producer::<Batch<Record>>(RAW_QUEUE_CAP);
+        let (reader_cfg, done, cancelled) = (settings.reader, &done, hooks.cancelled);
+        let reader = std::thread::Builder::new()
+            .name("reader".into())
+            .spawn_scoped(s, move || {
+                let skip = |f: u32| done[f as usize];
+                inputs.read_all(reader_cfg, &skip, cancelled, &mut |event| {
+                    producer.send(match event {
+                        ReadEvent::Records(b) => Batch::Items(b),
+                        ReadEvent::FileDone(f, r) => Batch::FileDone(f, r),
+                        ReadEvent::Skipped(f) => Batch::Replay(f),
+                    })
+                })
+            })?;
+        let fp_rx = extract_and_fingerprint(s, settings, hooks.times, raw_rx);
+        let drained = Reorder::drain(fp_rx, |batch: Batch<Entry>| -> anyhow::Result<()> {
+            match batch {
+                Batch::Items(entries) => {
+                    let last = entries.last().map(Entry::source_pos);
+                    for e in entries {
+                        col.accept(e, true)?;
+                    }
+                    if let Some(pos) = last {
+                        (hooks.progress)(
+                            inputs.bytes_before(pos.file) + pos.offset,
+                            col.documents(),
+                        );
+                    }
+                }
+                Batch::FileDone(f, r) => col.file_done(f, r, checkpointable[f as usize])?,
+                Batch::Replay(f) => col.replay(f)?,
+            }
+            Ok(())
+        });
+        let outcome = reader.join().expect("the reader thread does not panic");
+        hooks
+            .times
+            .read_ns
+            .fetch_add(outcome.busy.as_nanos() as u64, Ordering::Relaxed);
+        drained
+    })?;
+    Ok(col.finish())
+}
+
+/// Starts the extract and fingerprint workers on the reader's channel; returns the channel of
+/// fingerprinted entries.
+fn extract_and_fingerprint<'scope>(
+    s: &'scope std::thread::Scope<'scope, '_>,
+    settings: &'scope DedupSettings<'_>,
+    times: &'scope StageTimes,
+    raw_rx: crossbeam_channel::Receiver<stages::Numbered<Batch<Record>>>,
+) -> crossbeam_channel::Receiver<stages::Numbered<Batch<Entry>>> {
+    let extractor = settings.extractor;
+    let init_extractor = move || {
+        extractor
+            .clone()
+            .build()
+            .expect("the configuration was checked before any thread started")
+    };
+    let extract_rx = stages::stage(
+        s,
+        "extract",
+        settings.threads,
+        raw_rx,
+        TEXT_QUEUE_CAP,
+        init_extractor,
+        move |ex, batch: Batch<Record>| {
+            timed(&times.extract_ns, || {
+                batch.map_items(|recs| recs.iter().map(|r| entry_of(r, ex)).collect())
+            })
+        },
+    );
+    let cfg = settings.dedup;
+    stages::stage(
+        s,
+        "fingerprint",
+        settings.threads,
+        extract_rx,
+        TEXT_QUEUE_CAP,
+        move || Fingerprinter::new(cfg),
+        move |fper, batch: Batch<Entry>| {
+            timed(&times.fingerprint_ns, || {
+                batch.map_items(|mut entries| {
+                    for e in entries.iter_mut() {
+                        if let Some(text) = &e.text {
+                            e.fp = Some(fper.fingerprint(text));
+                        }
+                    }
+                    entries
+                })
+            })
+        },
+    )
+}

@@ -1,0 +1,57 @@
+/*!
+From crawl records to documents, fingerprints and clusters: the flow of crawlsift as a library.
+
+`crawlsift-pipeline` sits between the stage crates (`crawlsift-common`, `-reader`, `-extractor`,
+`-dedup`, none of which knows another) and the `crawlsift` binary, which only parses arguments and
+wires these pieces together. One module per concept:
+
+* [`page`]: which records are pages and what text they give (the page policy, in one place);
+* [`stages`]: producer, worker pools and the ordered collector over bounded channels;
+* [`inputs`]: the input set, the reading loop and the read tally; [`summary`]: what reading one
+  input gave ([`FileSummary`]);
+* [`dedup`]: the threads of a dedup run up to clustering; [`collect`]: its collector;
+* [`checkpoint`]: the per-input checkpoint format of resumable runs;
+* [`verdict`]: what clustering decided per document (the keep/duplicate rule);
+* [`lines`]: the JSON line types of the outputs; [`write`](mod@write): their writers; [`output`]: files that
+  appear whole or not at all;
+* [`report`] builds `report.json`.
+
+```
+use crawlsift_extractor::ExtractorBuilder;
+use crawlsift_pipeline::page::{extract_record, Outcome};
+use crawlsift_reader::{read_bytes, ReaderConfig};
+
+let warc = b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:1>\r\n\
+WARC-Target-URI: http://example.com/\r\nContent-Type: application/http; msgtype=response\r\n\
+Content-Length: 97\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n\
+<html><body><p>Hello there, reader.</p></body></html>\r\n\r\n";
+let mut ex = ExtractorBuilder::new().build().unwrap();
+let mut texts = Vec::new();
+read_bytes(bytes::Bytes::from_static(warc), 0, &ReaderConfig::default(), &mut |batch| {
+    for rec in &batch {
+        if let Outcome::Page(page, _) = extract_record(rec, &mut ex) {
+            texts.push(page.text);
+        }
+    }
+    true
+});
+assert_eq!(texts, ["Hello there, reader."]);
+```
+*/
+#![deny(missing_docs)]
+
+pub mod checkpoint;
+pub mod collect;
+pub mod dedup;
+pub mod inputs;
+pub mod lines;
+pub mod output;
+pub mod page;
+pub mod report;
+pub mod stages;
+pub mod summary;
+pub mod verdict;
+pub mod write;
+
+pub use inputs::{InputSet, ReadTally};
+pub use summary::FileSummary;

@@ -1,0 +1,194 @@
+//! The JSON line types of the outputs: `crawlsift dedup`'s `clusters.jsonl` ([`ClusterLine`],
+//! [`MemberLine`]), `documents.jsonl.gz` ([`DocumentLine`], [`SkippedLine`]) and clean corpus of
+//! `--text` ([`TextLine`]); `crawlsift records` ([`RecordLine`]) and `crawlsift extract`
+//! ([`PageLine`], [`FeedItemLine`]). Field order is output order: these structs are the formats.
+
+use crawlsift_dedup::MatchKind;
+use crawlsift_extractor::TextMethod;
+use serde::Serialize;
+
+/// One line of `crawlsift records`: a record's position, identity and HTTP status.
+#[derive(Debug, Serialize)]
+pub struct RecordLine<'a> {
+    /// Input name.
+    pub file: &'a str,
+    /// Byte offset of the record in its input.
+    pub offset: u64,
+    /// Ordinal of the record in its input.
+    pub index: u64,
+    /// Record type name.
+    #[serde(rename = "type")]
+    pub kind: &'a str,
+    /// Record id.
+    pub id: &'a str,
+    /// Target URL.
+    pub url: Option<&'a str>,
+    /// Capture date as the record gives it.
+    pub date: Option<&'a str>,
+    /// The record's content type.
+    pub content_type: Option<&'a str>,
+    /// The HTTP status, when the record holds an HTTP response.
+    pub http_status: Option<u16>,
+    /// Bytes of the payload (the HTTP body, or the whole block).
+    pub payload_length: u64,
+}
+
+/// One line of `crawlsift extract` for a page.
+#[derive(Debug, Serialize)]
+pub struct PageLine<'a> {
+    /// Record id.
+    pub id: &'a str,
+    /// Target URL.
+    pub url: Option<&'a str>,
+    /// The page's title.
+    pub title: &'a str,
+    /// The page's main text.
+    pub text: &'a str,
+    /// The declared media type, without parameters.
+    pub content_type: Option<String>,
+    /// The encoding the page was decoded with.
+    pub charset: &'a str,
+    /// What produced the text.
+    pub method: TextMethod,
+}
+
+/// One line of `crawlsift extract` for an item of a feed.
+#[derive(Debug, Serialize)]
+pub struct FeedItemLine<'a> {
+    /// The feed's record id.
+    pub id: &'a str,
+    /// The item's number in the feed, from 0.
+    pub item: usize,
+    /// The item's link.
+    pub url: &'a str,
+    /// The item's title.
+    pub title: &'a str,
+    /// The item's date (RFC 3339), when known.
+    pub date: Option<&'a str>,
+    /// The item's text.
+    pub text: &'a str,
+    /// The feed's declared media type, without parameters.
+    pub content_type: Option<String>,
+    /// The encoding the feed was decoded with.
+    pub charset: &'a str,
+    /// Always [`TextMethod::Feed`].
+    pub method: TextMethod,
+}
+
+/// One member of a `clusters.jsonl` line.
+#[derive(Debug, Serialize)]
+pub struct MemberLine<'a> {
+    /// Record id.
+    pub id: &'a str,
+    /// Target URL.
+    pub url: Option<&'a str>,
+    /// Input name.
+    pub file: &'a str,
+    /// Byte offset of the record in its input.
+    pub offset: u64,
+    /// Estimated similarity with the representative, rounded to 4 decimals ([`rounded`]).
+    pub similarity: f64,
+    /// How the member joined: `representative`, `exact` or `near` ([`match_name`]).
+    #[serde(rename = "match")]
+    pub kind: &'static str,
+}
+
+/// One line of `clusters.jsonl`.
+#[derive(Debug, Serialize)]
+pub struct ClusterLine<'a> {
+    /// Cluster number, from 0 in representative order.
+    pub cluster: usize,
+    /// Members, the representative included.
+    pub size: usize,
+    /// The representative's record id.
+    pub representative: &'a str,
+    /// Members, the representative first.
+    pub members: Vec<MemberLine<'a>>,
+}
+
+/// One line of `documents.jsonl.gz` for a page.
+#[derive(Debug, Serialize)]
+pub struct DocumentLine<'a> {
+    /// Record id.
+    pub id: &'a str,
+    /// Target URL.
+    pub url: Option<&'a str>,
+    /// Input name.
+    pub file: &'a str,
+    /// Byte offset of the record in its input.
+    pub offset: u64,
+    /// The page's title.
+    pub title: &'a str,
+    /// Normalized words.
+    pub words: Option<u32>,
+    /// The exact hash, 32 hex digits.
+    pub exact_hash: Option<String>,
+    /// The SimHash, 16 hex digits.
+    pub simhash: Option<String>,
+    /// The cluster the page is in, if any.
+    pub cluster: Option<u32>,
+    /// The record id of its cluster's representative, when the page is a duplicate.
+    pub duplicate_of: Option<&'a str>,
+    /// Too short to judge.
+    pub too_short: bool,
+    /// Mostly template text.
+    pub boilerplate: bool,
+    /// Always `None` for a page (the field keeps both line kinds alike).
+    pub skipped: Option<&'a str>,
+}
+
+/// One line of `documents.jsonl.gz` for a record that gave no page.
+#[derive(Debug, Serialize)]
+pub struct SkippedLine<'a> {
+    /// Record id.
+    pub id: &'a str,
+    /// Target URL.
+    pub url: Option<&'a str>,
+    /// Input name.
+    pub file: &'a str,
+    /// Byte offset of the record in its input.
+    pub offset: u64,
+    /// Always `None`.
+    pub cluster: Option<u32>,
+    /// Always `None`.
+    pub duplicate_of: Option<&'a str>,
+    /// Why the record gave no page (a stable reason name).
+    pub skipped: Option<&'a str>,
+}
+
+/// One line of the clean corpus (`--text`).
+#[derive(Debug, Serialize)]
+pub struct TextLine<'a> {
+    /// Record id.
+    pub id: &'a str,
+    /// Target URL.
+    pub url: Option<&'a str>,
+    /// The page's title.
+    pub title: &'a str,
+    /// The page's main text.
+    pub text: &'a str,
+}
+
+/// The name a member's [`MatchKind`] has in `clusters.jsonl`.
+pub fn match_name(kind: MatchKind) -> &'static str {
+    match kind {
+        MatchKind::Representative => "representative",
+        MatchKind::Exact => "exact",
+        MatchKind::Near => "near",
+    }
+}
+
+/// A similarity as written: rounded to 4 decimals.
+pub fn rounded(similarity: f32) -> f64 {
+    (similarity as f64 * 10_000.0).round() / 10_000.0
+}
+
+/// An exact hash as written: 32 hex digits.
+pub fn exact_hex(exact: u128) -> String {
+    format!("{exact:032x}")
+}
+
+/// A SimHash as written: 16 hex digits.
+pub fn simhash_hex(simhash: u64) -> String {
+    format!("{simhash:016x}")
+}

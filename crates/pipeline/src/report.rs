@@ -1,0 +1,297 @@
+//! `report.json` of a dedup run: the typed [`DedupReport`] (field order is output order) and
+//! [`build_report`], which fills it from the run's parts ([`ReportParts`]). To report something
+//! new, add a field to the struct (or to one of its parts) and fill it in `build_report`.
+//!
+//! [`candidate_bounds`] (the seed formulas of band probabilities) is report maths that belongs
+//! beside `crawlsift_dedup::probability`; it stays here until it moves there.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use crawlsift_dedup::{probability, ClusterStats, Clustering, DedupConfig};
+use serde::Serialize;
+use serde_json::json;
+
+use crate::dedup::StageTimes;
+use crate::inputs::{InputSet, ReadTally};
+use crate::summary::FileSummary;
+
+/// Everything `report.json` is built from.
+pub struct ReportParts<'a> {
+    /// Per input, its summary if it was read.
+    pub reports: &'a [Option<Result<FileSummary, String>>],
+    /// The inputs.
+    pub inputs: &'a InputSet,
+    /// How reading went.
+    pub tally: &'a ReadTally,
+    /// Records that gave no document, by reason.
+    pub skipped: &'a BTreeMap<String, u64>,
+    /// The clustering.
+    pub clustering: &'a Clustering,
+    /// Documents clustered.
+    pub documents: usize,
+    /// Dedup parameters.
+    pub cfg: &'a DedupConfig,
+    /// Worker threads.
+    pub threads: usize,
+    /// Busy time per stage.
+    pub times: &'a StageTimes,
+    /// Wall time of the timed steps.
+    pub timings: Timings,
+    /// Input bytes.
+    pub input_bytes: u64,
+    /// Index memory per document (bytes).
+    pub index_bytes: f64,
+    /// Peak resident memory, if known ([`peak_rss_bytes`]).
+    pub peak_memory_bytes: Option<u64>,
+}
+
+/// Wall time of a run's steps.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Timings {
+    /// Reading, extracting and fingerprinting (from the start of the run).
+    pub read_done: Duration,
+    /// Clustering.
+    pub cluster: Duration,
+    /// Writing the outputs.
+    pub write: Duration,
+    /// The whole run.
+    pub total: Duration,
+}
+
+/// `report.json`.
+#[derive(Debug, Serialize)]
+pub struct DedupReport<'a> {
+    /// Records read.
+    pub records: u64,
+    /// Records by type name.
+    pub records_by_type: BTreeMap<String, u64>,
+    /// Record errors by kind name.
+    pub record_errors: BTreeMap<String, u64>,
+    /// Records that gave no document, by reason.
+    pub skipped: &'a BTreeMap<String, u64>,
+    /// Documents clustered.
+    pub documents: usize,
+    /// Documents too short to judge.
+    pub too_short: u64,
+    /// Documents mostly of template text.
+    pub boilerplate: u64,
+    /// Clusters of two or more documents.
+    pub clusters: u64,
+    /// Duplicates by kind.
+    pub duplicates: Duplicates,
+    /// Distinct texts sharing an Adler-32 with another.
+    pub adler32_collisions: u64,
+    /// Every counter of the clustering.
+    pub cluster_stats: &'a ClusterStats,
+    /// Dedup parameters.
+    pub parameters: &'a DedupConfig,
+    /// Band probabilities ([`candidate_bounds`]).
+    pub candidate_probabilities: serde_json::Value,
+    /// Worker threads.
+    pub threads: usize,
+    /// Wall and busy times.
+    pub seconds: Seconds,
+    /// Rates over the whole run.
+    pub throughput: Throughput,
+    /// Peak resident memory in bytes, if known.
+    pub peak_memory_bytes: Option<u64>,
+    /// Index memory per document (bytes).
+    pub index_bytes_per_document: f64,
+    /// Files met in a directory that hold no archive.
+    pub inputs_not_archives: &'a [String],
+    /// Per input.
+    pub files: Vec<FileLine<'a>>,
+}
+
+/// Duplicates by kind.
+#[derive(Debug, Serialize)]
+pub struct Duplicates {
+    /// Same normalized text.
+    pub exact: u64,
+    /// Verified near-duplicates.
+    pub near: u64,
+}
+
+/// Wall and busy times in seconds (rounded to milliseconds).
+#[derive(Debug, Serialize)]
+pub struct Seconds {
+    /// Reading, extracting and fingerprinting.
+    pub read_extract_fingerprint: f64,
+    /// Clustering.
+    pub cluster: f64,
+    /// Writing.
+    pub write: f64,
+    /// The whole run.
+    pub total: f64,
+    /// Busy time per stage, summed over its threads.
+    pub busy: Busy,
+}
+
+/// Busy seconds per stage.
+#[derive(Debug, Serialize)]
+pub struct Busy {
+    /// Reading.
+    pub read: f64,
+    /// Extracting.
+    pub extract: f64,
+    /// Fingerprinting.
+    pub fingerprint: f64,
+}
+
+/// Rates over the whole run.
+#[derive(Debug, Serialize)]
+pub struct Throughput {
+    /// Documents per second.
+    pub documents_per_second: f64,
+    /// Input megabytes (10^6) per second.
+    pub input_mb_per_second: f64,
+}
+
+/// One input in the report.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum FileLine<'a> {
+    /// An input that was read.
+    Read {
+        /// Its name.
+        file: &'a str,
+        /// Records read.
+        records: u64,
+        /// Bytes consumed.
+        bytes: u64,
+        /// Record errors by kind.
+        errors: &'a BTreeMap<String, u64>,
+        /// The first few errors.
+        error_examples: &'a [String],
+    },
+    /// An input that failed (or was not read).
+    Failed {
+        /// Its name.
+        file: &'a str,
+        /// Why.
+        error: &'a str,
+    },
+}
+
+/// Builds `report.json` from a run's parts.
+pub fn build_report<'a>(p: &ReportParts<'a>) -> DedupReport<'a> {
+    let mut total = FileSummary::default();
+    let mut files = Vec::new();
+    for (fi, r) in p.reports.iter().enumerate() {
+        let file = p.inputs.name(fi as u32);
+        files.push(match r {
+            Some(Ok(r)) => {
+                total.add(r);
+                FileLine::Read {
+                    file,
+                    records: r.records,
+                    bytes: r.bytes_in,
+                    errors: &r.errors,
+                    error_examples: &r.error_examples,
+                }
+            }
+            Some(Err(e)) => FileLine::Failed { file, error: e },
+            None => FileLine::Failed {
+                file,
+                error: "not read",
+            },
+        });
+    }
+    let st = &p.clustering.stats;
+    let secs = |d: Duration| (d.as_secs_f64() * 1000.0).round() / 1000.0;
+    let ns = |a: &AtomicU64| (a.load(Ordering::Relaxed) as f64 / 1e9 * 1000.0).round() / 1000.0;
+    let t = &p.timings;
+    let total_secs = t.total.as_secs_f64().max(1e-9);
+    DedupReport {
+        records: total.records,
+        records_by_type: total.records_by_kind,
+        record_errors: total.errors,
+        skipped: p.skipped,
+        documents: p.documents,
+        too_short: st.too_short,
+        boilerplate: st.boilerplate,
+        clusters: st.clusters,
+        duplicates: Duplicates {
+            exact: st.exact_duplicates,
+            near: st.near_duplicates,
+        },
+        adler32_collisions: st.adler32_collisions,
+        cluster_stats: st,
+        parameters: p.cfg,
+        candidate_probabilities: candidate_bounds(p.cfg, st),
+        threads: p.threads,
+        seconds: Seconds {
+            read_extract_fingerprint: secs(t.read_done),
+            cluster: secs(t.cluster),
+            write: secs(t.write),
+            total: secs(t.total),
+            busy: Busy {
+                read: ns(&p.times.read_ns),
+                extract: ns(&p.times.extract_ns),
+                fingerprint: ns(&p.times.fingerprint_ns),
+            },
+        },
+        throughput: Throughput {
+            documents_per_second: p.documents as f64 / total_secs,
+            input_mb_per_second: p.input_bytes as f64 / 1e6 / total_secs,
+        },
+        peak_memory_bytes: p.peak_memory_bytes,
+        index_bytes_per_document: p.index_bytes,
+        inputs_not_archives: &p.tally.not_archives,
+        files,
+    }
+}
+
+/// Peak resident memory of this process in bytes (Linux `VmHWM`), if known.
+pub fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// The seed formulas at a few similarities, for the chosen parameters, beside the rates measured
+/// in this run: SimHash with L groups of K bits, P(miss) = (1 - p^K)^L for a pair agreeing on a
+/// fraction p of bits and P(false candidate) = 1 - (1 - q^K)^L; b-bit MinHash LSH with b bands of
+/// r rows, P(candidate) = 1 - (1 - s'^r)^b.
+///
+/// To move into `crawlsift_dedup` beside `probability`.
+pub fn candidate_bounds(cfg: &DedupConfig, st: &ClusterStats) -> serde_json::Value {
+    let l = cfg.simhash_max_hamming + 1; // pigeonhole blocks: a pair within the bound shares one
+    let k = 64 / l;
+    let simhash: Vec<_> = [0u32, 2, 3, 4, 6, 10, 16, 20, 32]
+        .iter()
+        .map(|&h| {
+            let p = 1.0 - f64::from(h) / 64.0;
+            json!({
+                "hamming": h, "bit_agreement": p,
+                "p_miss": probability::simhash_miss(p, k, l),
+                "p_candidate": probability::simhash_false_candidate(p, k, l),
+            })
+        })
+        .collect();
+    let minhash: Vec<_> = [0.05f64, 0.1, 0.19, 0.3, 0.5, 0.8]
+        .iter()
+        .map(|&s| {
+            let c = probability::bbit_minhash_candidate(
+                s,
+                crawlsift_common::limits::DEDUP_MINHASH_BITS,
+                cfg.lsh_rows as u32,
+                cfg.lsh_bands as u32,
+            );
+            json!({"jaccard": s, "p_candidate": c, "p_miss": 1.0 - c})
+        })
+        .collect();
+    let checks = st.minhash_candidate_checks + st.simhash_candidate_checks;
+    json!({
+        "simhash": {"groups_l": l, "bits_per_group_k": k, "by_hamming_distance": simhash},
+        "minhash_lsh": {"bands": cfg.lsh_bands, "rows": cfg.lsh_rows, "by_jaccard": minhash},
+        "measured": {
+            "candidate_checks": checks,
+            "verified_pairs": st.verified_pairs,
+            "rejected_fraction": if checks > 0 { 1.0 - st.verified_pairs as f64 / checks as f64 } else { 0.0 },
+        },
+    })
+}

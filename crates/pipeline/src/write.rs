@@ -1,0 +1,223 @@
+//! The writers of a dedup run's outputs: `clusters.jsonl`, `documents.jsonl.gz` and the clean
+//! corpus of `--text` (from the [`TextSpill`] of page texts written during the run). Each file
+//! appears whole or not at all ([`AtomicFile`]); [`write_outputs`] writes them at the same time.
+
+use std::fs::{self, File};
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use crawlsift_dedup::Clustering;
+
+use crate::collect::Catalog;
+use crate::inputs::InputSet;
+use crate::lines::{
+    exact_hex, match_name, rounded, simhash_hex, ClusterLine, DocumentLine, MemberLine,
+    SkippedLine, TextLine,
+};
+use crate::output::{write_gzip_chunks, AtomicFile};
+use crate::page::Origin;
+use crate::verdict::Verdicts;
+
+/// The clusters file in the output folder.
+pub const CLUSTERS_FILE: &str = "clusters.jsonl";
+/// The per-record file in the output folder.
+pub const DOCUMENTS_FILE: &str = "documents.jsonl.gz";
+/// The report in the output folder.
+pub const REPORT_FILE: &str = "report.json";
+/// The files a dedup run writes into its output folder.
+pub const OUTPUT_FILES: [&str; 3] = [CLUSTERS_FILE, DOCUMENTS_FILE, REPORT_FILE];
+
+/// Writes `clusters.jsonl`, `documents.jsonl.gz` into `out`, and the clean corpus to `text` when
+/// given, at the same time (each is serialised and compressed on its own thread).
+pub fn write_outputs(
+    out: &Path,
+    c: &Clustering,
+    catalog: &Catalog,
+    inputs: &InputSet,
+    text: Option<(&Path, TextSpill)>,
+    threads: usize,
+) -> anyhow::Result<()> {
+    let verdicts = Verdicts::new(c, catalog.documents());
+    let verdicts = &verdicts;
+    std::thread::scope(|s| -> anyhow::Result<()> {
+        let clusters_out = out.join(CLUSTERS_FILE);
+        let clusters = std::thread::Builder::new()
+            .name("write-clusters".into())
+            .spawn_scoped(s, move || write_clusters(&clusters_out, c, catalog, inputs))?;
+        let text = match text {
+            Some((path, sp)) => Some(
+                std::thread::Builder::new()
+                    .name("write-text".into())
+                    .spawn_scoped(s, move || sp.write_clean_corpus(path, verdicts))?,
+            ),
+            None => None,
+        };
+        let documents = write_documents(
+            &out.join(DOCUMENTS_FILE),
+            verdicts,
+            catalog,
+            inputs,
+            threads,
+        );
+        let joined = |h: std::thread::ScopedJoinHandle<'_, anyhow::Result<()>>| {
+            h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+        };
+        let clusters = joined(clusters);
+        let text = text.map(joined).transpose();
+        documents.and(clusters).and(text.map(|_| ()))
+    })
+}
+
+/// Writes `clusters.jsonl`: one line per cluster, its members in document order.
+pub fn write_clusters(
+    path: &Path,
+    c: &Clustering,
+    catalog: &Catalog,
+    inputs: &InputSet,
+) -> anyhow::Result<()> {
+    let mut f = AtomicFile::create(path)?;
+    for (ci, cl) in c.clusters.iter().enumerate() {
+        let members = cl
+            .members
+            .iter()
+            .map(|m| {
+                let o = &catalog.doc(m.doc).origin;
+                MemberLine {
+                    id: &o.id,
+                    url: o.url.as_deref(),
+                    file: inputs.name(o.pos.file),
+                    offset: o.pos.offset,
+                    similarity: rounded(m.similarity),
+                    kind: match_name(m.kind),
+                }
+            })
+            .collect();
+        let line = ClusterLine {
+            cluster: ci,
+            size: cl.members.len(),
+            representative: &catalog.doc(cl.representative).origin.id,
+            members,
+        };
+        serde_json::to_writer(&mut f, &line)?;
+        f.write_all(b"\n")?;
+    }
+    f.commit()
+}
+
+/// Writes `documents.jsonl.gz`: one line per listed record, in input order.
+pub fn write_documents(
+    path: &Path,
+    v: &Verdicts,
+    catalog: &Catalog,
+    inputs: &InputSet,
+    threads: usize,
+) -> anyhow::Result<()> {
+    let metas = &catalog.metas;
+    write_gzip_chunks(path, metas.len(), threads, |range, out| {
+        for m in &metas[range] {
+            let o = &m.origin;
+            let file = inputs.name(o.pos.file);
+            match m.doc {
+                Some(d) => {
+                    let fp = m.fp;
+                    let d = d as usize;
+                    let line = DocumentLine {
+                        id: &o.id,
+                        url: o.url.as_deref(),
+                        file,
+                        offset: o.pos.offset,
+                        title: &m.title,
+                        words: fp.map(|f| f.words),
+                        exact_hash: fp.map(|f| exact_hex(f.exact)),
+                        simhash: fp.map(|f| simhash_hex(f.simhash)),
+                        cluster: v.cluster[d],
+                        duplicate_of: v.duplicate_of[d].map(|r| catalog.doc(r).origin.id.as_str()),
+                        too_short: v.too_short[d],
+                        boilerplate: v.boilerplate[d],
+                        skipped: None,
+                    };
+                    serde_json::to_writer(&mut *out, &line)?;
+                }
+                None => {
+                    let line = SkippedLine {
+                        id: &o.id,
+                        url: o.url.as_deref(),
+                        file,
+                        offset: o.pos.offset,
+                        cluster: None,
+                        duplicate_of: None,
+                        skipped: m.skipped.as_deref(),
+                    };
+                    serde_json::to_writer(&mut *out, &line)?;
+                }
+            }
+            out.push(b'\n');
+        }
+        Ok(())
+    })
+}
+
+/// Page texts, written as they come to a temporary file, so `--text` can keep the unique ones
+/// after clustering without holding every text in memory.
+pub struct TextSpill {
+    file: BufWriter<File>,
+    path: PathBuf,
+}
+
+impl Drop for TextSpill {
+    /// The spill is scratch: it goes, whether the run finished or failed.
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.path);
+    }
+}
+
+impl TextSpill {
+    /// The spill file of a run writing into `out` (named after the process, so runs do not mix).
+    pub fn path_in(out: &Path) -> PathBuf {
+        out.join(format!(".text-spill.jsonl.tmp-{}", std::process::id()))
+    }
+
+    /// Creates the spill file `path`.
+    pub fn create(path: &Path) -> anyhow::Result<Self> {
+        let file =
+            File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+        Ok(TextSpill {
+            file: BufWriter::new(file),
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Appends the next document's line.
+    pub fn push(&mut self, o: &Origin, title: &str, text: &str) -> anyhow::Result<()> {
+        let line = TextLine {
+            id: &o.id,
+            url: o.url.as_deref(),
+            title,
+            text,
+        };
+        serde_json::to_writer(&mut self.file, &line)
+            .map_err(io::Error::from)
+            .and_then(|()| self.file.write_all(b"\n"))
+            .with_context(|| format!("writing {}", self.path.display()))
+    }
+
+    /// Writes the lines of the documents `verdicts` keeps to `target`.
+    pub fn write_clean_corpus(mut self, target: &Path, verdicts: &Verdicts) -> anyhow::Result<()> {
+        self.file
+            .flush()
+            .with_context(|| format!("writing {}", self.path.display()))?;
+        let spill =
+            File::open(&self.path).with_context(|| format!("reading {}", self.path.display()))?;
+        let mut out = AtomicFile::create(target)?;
+        let documents = verdicts.duplicate_of.len();
+        for (doc, line) in BufReader::new(spill).lines().take(documents).enumerate() {
+            let line = line?;
+            if verdicts.kept(doc as u32) {
+                out.write_all(line.as_bytes())?;
+                out.write_all(b"\n")?;
+            }
+        }
+        out.commit()
+    }
+}

@@ -1,0 +1,221 @@
+//! `crawlsift extract INPUT...`: one JSON line per document of WARC/ARC/TREC archives, with
+//! counts of what was skipped and why on stderr. Feeds give one line per item.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use crawlsift_common::limits::TEXT_QUEUE_CAP;
+use crawlsift_common::SourcePos;
+use crawlsift_extractor::{Extractor, ExtractorBuilder, TextMethod};
+use crawlsift_reader::{ReaderConfig, Record};
+
+use crawlsift_pipeline::lines::{FeedItemLine, PageLine};
+use crawlsift_pipeline::output::AtomicFile;
+use crawlsift_pipeline::page::{extract_record, mime, Outcome};
+use crawlsift_pipeline::stages::{self, Reorder};
+use crawlsift_pipeline::{FileSummary, InputSet};
+
+use super::ExtractArgs;
+use crate::progress::Progress;
+
+/// Per input, its summary if it was read to its end.
+type Reports = Vec<Option<Result<FileSummary, String>>>;
+
+/// One batch's output, in input order.
+struct Extracted {
+    /// Its JSON lines.
+    text: Vec<u8>,
+    /// The reasons of records that gave no line.
+    skips: Vec<&'static str>,
+    /// Documents (pages and feed items) written.
+    docs: u64,
+    /// The position of the batch's last record, for progress.
+    last: Option<SourcePos>,
+}
+
+/// What the collector counts.
+#[derive(Default)]
+struct Counts {
+    documents: u64,
+    skipped: BTreeMap<&'static str, u64>,
+}
+
+/// Runs the archive mode of `crawlsift extract`.
+pub fn run(args: &ExtractArgs, builder: ExtractorBuilder) -> anyhow::Result<ExitCode> {
+    let inputs = InputSet::expand(&args.inputs)?;
+    let threads = crate::threads(args.threads)?;
+    builder.clone().build().context("extractor configuration")?;
+    let reader_cfg = ReaderConfig {
+        threads,
+        ..ReaderConfig::default()
+    };
+    let mut counts = Counts::default();
+    let mut out = match &args.output {
+        Some(path) => Out::File(Box::new(AtomicFile::create(path)?)),
+        None => Out::Stdout(io::BufWriter::with_capacity(1 << 16, io::stdout().lock())),
+    };
+    let progress = Progress::new(inputs.total_bytes(), args.output.is_none());
+    let result = read_and_write(
+        &inputs,
+        &reader_cfg,
+        &builder,
+        &progress,
+        &mut counts,
+        &mut out,
+    );
+    progress.finish();
+    if let Err(e) = &result {
+        if e.root_cause()
+            .downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+        {
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
+    let reports = result?;
+    match out {
+        Out::File(f) => f.commit()?,
+        Out::Stdout(mut w) => w.flush()?,
+    }
+    let tally = inputs.tally(&reports, false);
+    print_counts(&counts);
+    Ok(crate::exit_code(
+        crate::cancelled(),
+        tally.failed_inputs,
+        tally.record_errors,
+    ))
+}
+
+/// Reads every input, extracting pages on `cfg.threads` workers, and writes their lines to `out`
+/// in input order, counting documents and skips.
+fn read_and_write(
+    inputs: &InputSet,
+    cfg: &ReaderConfig,
+    builder: &ExtractorBuilder,
+    progress: &Progress,
+    counts: &mut Counts,
+    out: &mut Out,
+) -> anyhow::Result<Reports> {
+    std::thread::scope(|s| -> anyhow::Result<Reports> {
+        let (reader, raw_rx) = inputs.spawn_record_reader(s, cfg, &crate::cancelled)?;
+        let init = || {
+            builder
+                .clone()
+                .build()
+                .expect("the configuration was checked before any thread started")
+        };
+        let lines = stages::stage(
+            s,
+            "extract",
+            cfg.threads,
+            raw_rx,
+            TEXT_QUEUE_CAP,
+            init,
+            |ex, batch: Vec<Record>| extract_batch(&batch, ex),
+        );
+        let drained = Reorder::drain(lines, |b: Extracted| -> anyhow::Result<()> {
+            for why in b.skips {
+                *counts.skipped.entry(why).or_default() += 1;
+            }
+            counts.documents += b.docs;
+            if let Some(pos) = b.last {
+                progress.update(inputs.bytes_before(pos.file) + pos.offset, counts.documents);
+            }
+            out.write_all(&b.text).context("writing output")
+        });
+        let outcome = reader.join().expect("the reader thread does not panic");
+        drained.map(|()| outcome.reports)
+    })
+}
+
+/// Extracts a batch of records: one line per page, one per feed item, and the skip reasons.
+fn extract_batch(batch: &[Record], ex: &mut Extractor) -> Extracted {
+    let mut b = Extracted {
+        text: Vec::new(),
+        skips: Vec::new(),
+        docs: 0,
+        last: None,
+    };
+    for rec in batch {
+        b.last = Some(rec.pos);
+        match extract_record(rec, ex) {
+            Outcome::Page(p, ctype) if p.method == TextMethod::Feed => {
+                for (n, item) in p.items.iter().enumerate() {
+                    let line = FeedItemLine {
+                        id: &rec.id,
+                        item: n,
+                        url: &item.link,
+                        title: &item.title,
+                        date: item.date.as_deref(),
+                        text: &item.text,
+                        content_type: ctype.as_deref().map(mime),
+                        charset: p.charset,
+                        method: TextMethod::Feed,
+                    };
+                    serde_json::to_writer(&mut b.text, &line)
+                        .expect("writing JSON to memory cannot fail");
+                    b.text.push(b'\n');
+                    b.docs += 1;
+                }
+            }
+            Outcome::Page(p, ctype) => {
+                let line = PageLine {
+                    id: &rec.id,
+                    url: rec.url.as_deref(),
+                    title: &p.title,
+                    text: &p.text,
+                    content_type: ctype.as_deref().map(mime),
+                    charset: p.charset,
+                    method: p.method,
+                };
+                serde_json::to_writer(&mut b.text, &line)
+                    .expect("writing JSON to memory cannot fail");
+                b.text.push(b'\n');
+                b.docs += 1;
+            }
+            Outcome::Skipped(why) => b.skips.push(why),
+        }
+    }
+    b
+}
+
+/// The closing line on stderr: documents, and skipped records by reason.
+fn print_counts(counts: &Counts) {
+    let skipped: Vec<String> = counts
+        .skipped
+        .iter()
+        .map(|(k, n)| format!("{k}={n}"))
+        .collect();
+    eprintln!(
+        "crawlsift extract: {} documents; skipped: {}",
+        counts.documents,
+        if skipped.is_empty() {
+            "none".into()
+        } else {
+            skipped.join(" ")
+        }
+    );
+}
+
+/// Where the JSON lines go: a file that appears whole on success, or standard output.
+enum Out {
+    File(Box<AtomicFile>),
+    Stdout(io::BufWriter<io::StdoutLock<'static>>),
+}
+
+impl Write for Out {
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        match self {
+            Out::File(f) => f.write(b),
+            Out::Stdout(w) => w.write(b),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Out::File(f) => f.flush(),
+            Out::Stdout(w) => w.flush(),
+        }
+    }
+}
