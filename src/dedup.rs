@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use clap::Args;
+use crawlsift_common::limits;
 use crawlsift_dedup::{Clusterer, Clustering, DedupConfig};
 use crawlsift_extractor::{ExtractorBuilder, Method};
 use crawlsift_pipeline::checkpoint::{Checkpoints, RunKey};
@@ -51,6 +52,14 @@ pub struct DedupArgs {
     /// No progress bar and no summary on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Near-duplicates share at least this much of their words: the Dice coefficient of their
+    /// word multisets outside site-template lines, 2|A∩B| / (|A|+|B|), in (0, 1].
+    #[arg(long, value_name = "SHARE", default_value_t = limits::DEDUP_THRESHOLD)]
+    pub threshold: f64,
+    /// Texts with fewer words are too short to judge: reported, and clustered only with their
+    /// exact copies.
+    #[arg(long, value_name = "WORDS", default_value_t = limits::DEDUP_MIN_WORDS)]
+    pub min_words: usize,
 }
 
 /// The checked settings of a run.
@@ -67,7 +76,11 @@ impl Setup {
     fn new(args: &DedupArgs) -> anyhow::Result<Self> {
         let inputs = InputSet::expand(&args.inputs)?;
         let threads = crate::threads(args.threads)?;
-        let dedup = DedupConfig::default();
+        let dedup = DedupConfig {
+            threshold: args.threshold,
+            min_words: args.min_words,
+            ..DedupConfig::default()
+        };
         Clusterer::new(&dedup).context("dedup configuration")?;
         let extractor = ExtractorBuilder::new().method(args.method);
         extractor

@@ -127,9 +127,10 @@ pub const DEDUP_LSH_ROWS: usize = 2;
 /// LSH bands (b); b * r must not exceed [`DEDUP_MINHASH_PERMS`].
 pub const DEDUP_LSH_BANDS: usize = 96;
 
-/// Smallest estimated Jaccard of shingle sets for a candidate pair to be joined. Measured: near-miss
-/// pairs reach at most 0.13, copies are >= 0.25 at their 1st percentile; the threshold sits between
-/// so that estimator noise (sd ~0.03) rarely crosses it from either side.
+/// Smallest estimated Jaccard of shingle sets for a pair to be a *candidate*, verified then on its
+/// words ([`DEDUP_THRESHOLD`]). Near-miss pairs reach at most 0.13 and copies are >= 0.25 at
+/// their 1st percentile, so the bound keeps every copy while the band collisions of unrelated
+/// texts are dropped before any word is compared.
 pub const DEDUP_MIN_JACCARD: f64 = 0.19;
 
 /// Largest SimHash Hamming distance (of 64 bits) accepted as a near-duplicate on its own, and the
@@ -185,8 +186,28 @@ pub const DEDUP_POPULAR_SAME_TEXT: f64 = 0.9;
 /// 8 also catches the templates of a 3k corpus; each pairing costs ~0.03 s per 20k documents.
 pub const DEDUP_POPULAR_PAIRINGS: usize = 8;
 
-/// Fewest signature rows outside popular phrases a pair is judged on: with fewer, the standard
-/// deviation of the Jaccard estimate at the threshold exceeds 0.07 (sqrt(0.19 * 0.81 / 32)).
-pub const DEDUP_MIN_EVIDENCE_ROWS: usize = 32;
+/// Default `--threshold`: the share of words two documents must have in common to be near-duplicates,
+/// as a Dice coefficient of their word multisets outside site-template lines,
+/// 2 |A ∩ B| / (|A| + |B|). 0.7 sits between the real-page benchmark's reference bounds (pages
+/// sharing >= 0.8 of their words are duplicates, < 0.6 distinct): chosen on one half of
+/// `bench/realpages` and one sibling corpus (seed 61), where 0.65 already joins 6% of same-site
+/// siblings and 0.75 starts to lose re-templated copies whose comments differ.
+pub const DEDUP_THRESHOLD: f64 = 0.7;
+
+/// Word share (as [`DEDUP_THRESHOLD`]) from which two documents count as one *class* when site
+/// templates are learnt: a copy family counts once, so its shared paragraphs are not taken for a
+/// template, while pages of one site that share only a skeleton (below the threshold) stay
+/// separate classes and reveal it.
+pub const DEDUP_SAME_CLASS: f64 = 0.85;
+
+/// A line (its normalized words) found on pages of this many classes ([`DEDUP_SAME_CLASS`]) of
+/// one site is that site's template: a header, footer, navigation or a skeleton shared by sibling
+/// pages, left out of the word share of any two pages. Three, the smallest number that tells a
+/// line shared by *different* pages from a line of one copied pair.
+pub const DEDUP_TEMPLATE_CLASSES: usize = 3;
+
+/// Words of a document kept for verification (the first ones): bounds the memory a hostile
+/// multi-megabyte text can take (4 bytes a word) while every real page fits whole.
+pub const DEDUP_PROFILE_MAX_WORDS: usize = 50_000;
 
 // --- pipeline (src/) --------------------------------------------------------------------------

@@ -40,7 +40,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--min-words" => cfg.min_words = val()?.parse()?,
             "--popular" => cfg.popular_docs = val()?.parse()?,
             "--pairings" => cfg.popular_pairings = val()?.parse()?,
-            "--evidence" => cfg.min_evidence_rows = val()?.parse()?,
+            "--threshold" => cfg.threshold = val()?.parse()?,
             _ => pos.push(a.clone()),
         }
     }

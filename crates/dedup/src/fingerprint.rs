@@ -10,6 +10,7 @@ use crate::error::DedupError;
 use crate::exact::{adler32, exact_hash};
 use crate::minhash::{mix64, MinHasher};
 use crate::normalize::Normalizer;
+use crate::profile::{Line, WordProfile};
 use crate::rabin::ShingleRoller;
 use crate::simhash::simhash;
 
@@ -26,8 +27,15 @@ pub struct DedupConfig {
     pub lsh_bands: usize,
     /// LSH rows per band.
     pub lsh_rows: usize,
-    /// Smallest estimated Jaccard for a pair to be joined.
+    /// Smallest estimated shingle Jaccard for a pair to be a candidate (verified on its words).
     pub min_jaccard: f64,
+    /// Share of words (Dice of the word multisets outside template lines) from which two
+    /// documents are near-duplicates.
+    pub threshold: f64,
+    /// Share of words from which two documents count as one class when templates are learnt.
+    pub same_class: f64,
+    /// Classes of one site a line must be found in to be that site's template.
+    pub template_classes: usize,
     /// SimHash Hamming distance accepted on its own, and guaranteed by the SimHash bands.
     pub simhash_max_hamming: u32,
     /// Texts with fewer words are too short to judge; texts with fewer words outside popular
@@ -41,8 +49,6 @@ pub struct DedupConfig {
     pub popular_pairings: usize,
     /// Estimated Jaccard from which two distinct texts count once towards popularity.
     pub popular_same_text: f64,
-    /// Fewest signature rows outside template phrases a pair must be judged on.
-    pub min_evidence_rows: usize,
 }
 
 impl Default for DedupConfig {
@@ -53,13 +59,15 @@ impl Default for DedupConfig {
             lsh_bands: limits::DEDUP_LSH_BANDS,
             lsh_rows: limits::DEDUP_LSH_ROWS,
             min_jaccard: limits::DEDUP_MIN_JACCARD,
+            threshold: limits::DEDUP_THRESHOLD,
+            same_class: limits::DEDUP_SAME_CLASS,
+            template_classes: limits::DEDUP_TEMPLATE_CLASSES,
             simhash_max_hamming: limits::DEDUP_SIMHASH_MAX_HAMMING,
             min_words: limits::DEDUP_MIN_WORDS,
             max_bucket_compare: limits::DEDUP_MAX_BUCKET_COMPARE,
             popular_docs: limits::DEDUP_POPULAR_DOCS,
             popular_pairings: limits::DEDUP_POPULAR_PAIRINGS,
             popular_same_text: limits::DEDUP_POPULAR_SAME_TEXT,
-            min_evidence_rows: limits::DEDUP_MIN_EVIDENCE_ROWS,
         }
     }
 }
@@ -119,11 +127,16 @@ impl DedupConfig {
         if self.popular_docs == 0 {
             return bad("popular_docs must be at least 1".into());
         }
-        if self.min_evidence_rows > self.minhash_perms {
-            return bad(format!(
-                "min_evidence_rows {} exceed minhash_perms {}",
-                self.min_evidence_rows, self.minhash_perms
-            ));
+        for (name, v) in [
+            ("threshold", self.threshold),
+            ("same_class", self.same_class),
+        ] {
+            if !(v > 0.0 && v <= 1.0) {
+                return bad(format!("{name} {v} not in (0, 1]"));
+            }
+        }
+        if self.template_classes < 2 {
+            return bad("template_classes must be at least 2".into());
         }
         Ok(())
     }
@@ -145,12 +158,16 @@ pub struct Fingerprint {
     /// text without words. Written as a hex string (compact, and fast to write and read).
     #[serde(with = "hex_bytes")]
     pub minhash: Box<[u8]>,
+    /// The words and lines verification compares.
+    #[serde(default)]
+    pub profile: WordProfile,
 }
 
 impl Fingerprint {
-    /// Bytes this fingerprint occupies in memory (struct plus signature).
+    /// Bytes of the search index this fingerprint occupies in memory (struct and signature,
+    /// without the word profile).
     pub fn memory_bytes(&self) -> usize {
-        std::mem::size_of::<Self>() + self.minhash.len()
+        std::mem::size_of::<Self>() - std::mem::size_of::<WordProfile>() + self.minhash.len()
     }
 }
 
@@ -158,6 +175,7 @@ impl Fingerprint {
 #[derive(Debug, Clone)]
 pub struct Fingerprinter {
     normalizer_words: Vec<u64>,
+    line_ends: Vec<u32>,
     sorted: Vec<u64>,
     shingles: Vec<u64>,
     roller: ShingleRoller,
@@ -181,6 +199,7 @@ impl Fingerprinter {
     pub fn new(cfg: &DedupConfig) -> Self {
         Self {
             normalizer_words: Vec::new(),
+            line_ends: Vec::new(),
             sorted: Vec::new(),
             shingles: Vec::new(),
             roller: ShingleRoller::new(cfg.shingle_words.clamp(1, 64)),
@@ -191,7 +210,7 @@ impl Fingerprinter {
 
     /// Fingerprints one document's main text.
     pub fn fingerprint(&mut self, text: &str) -> Fingerprint {
-        let norm = self.normalizer.0.normalize(text);
+        let norm = self.normalizer.0.normalize_lines(text, &mut self.line_ends);
         let exact = exact_hash(norm.text());
         let adler = adler32(norm.text());
         let rabin = self.roller.rabin();
@@ -233,7 +252,39 @@ impl Fingerprinter {
             adler32: adler,
             simhash: sh,
             minhash,
+            profile: profile_of(words, &self.line_ends),
         }
+    }
+}
+
+/// The word profile of a text from its words' Rabin fingerprints and its line ends (at most
+/// `limits::DEDUP_PROFILE_MAX_WORDS` words).
+fn profile_of(words: &[u64], line_ends: &[u32]) -> WordProfile {
+    let kept = words.len().min(limits::DEDUP_PROFILE_MAX_WORDS);
+    let mut lines = Vec::with_capacity(line_ends.len());
+    let mut start = 0usize;
+    for &end in line_ends {
+        let end = (end as usize).min(kept);
+        if end <= start {
+            break;
+        }
+        let hash = words[start..end]
+            .iter()
+            .fold(0x243F_6A88_85A3_08D3u64, |h, &w| {
+                mix64(h.rotate_left(17) ^ w)
+            });
+        lines.push(Line {
+            hash,
+            end: end as u32,
+        });
+        start = end;
+    }
+    WordProfile {
+        words: words[..kept]
+            .iter()
+            .map(|&w| (mix64(w) >> 32) as u32)
+            .collect(),
+        lines: lines.into(),
     }
 }
 
@@ -307,8 +358,19 @@ mod tests {
         };
         let mut f = Fingerprinter::new(&cfg);
         let a = f.fingerprint("The quick brown fox -- jumps over the lazy dog.");
-        let b = f.fingerprint("the QUICK brown fox jumps\nover the “lazy” dog");
+        let b = f.fingerprint("the QUICK brown fox jumps over the “lazy” dog");
         assert_eq!(a, b);
+        // A line break separates words like a space; only the profile's lines tell it.
+        let c = f.fingerprint("the QUICK brown fox jumps\nover the “lazy” dog");
+        assert_eq!(
+            (c.exact, c.minhash.clone(), c.simhash),
+            (a.exact, a.minhash.clone(), a.simhash)
+        );
+        assert_eq!(c.profile.words, a.profile.words);
+        assert_eq!(
+            c.profile.lines.iter().map(|l| l.end).collect::<Vec<_>>(),
+            vec![5, 9]
+        );
         assert_eq!(a.words, 9);
         assert_eq!(a.minhash.len(), cfg.minhash_perms);
     }

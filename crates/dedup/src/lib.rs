@@ -12,6 +12,8 @@ archives or HTML: its input is text, its output plain data.
 * [`simhash`]: Charikar SimHash and its pigeonhole blocks.
 * [`cluster`]: popular (template) phrases, candidates, verification, chain-guarded union-find.
 * [`probability`]: miss and false-candidate probabilities of the banding schemes.
+* [`profile`]: the words and lines of a document, and the share of words two documents have in
+  common, on which every candidate pair is verified.
 
 Fingerprinting is per document and runs on any number of threads (one [`Fingerprinter`] each);
 clustering runs once, on fingerprints added in document order, and gives the same clusters
@@ -50,6 +52,7 @@ pub mod fingerprint;
 pub mod minhash;
 pub mod normalize;
 pub mod probability;
+pub mod profile;
 pub mod rabin;
 pub mod simhash;
 

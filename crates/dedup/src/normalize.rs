@@ -72,9 +72,39 @@ impl Normalizer {
     /// piece is normalized alone: pure-ASCII pieces (nearly all words of most pages) skip the
     /// Unicode machinery, which runs without allocating on the others.
     pub fn normalize(&mut self, input: &str) -> Normalized<'_> {
-        use caseless::Caseless;
         self.text.clear();
         self.words.clear();
+        self.append(input);
+        Normalized {
+            text: &self.text,
+            words: &self.words,
+        }
+    }
+
+    /// [`normalize`](Self::normalize), also telling where each line of `input` ends: after it,
+    /// `line_ends[i]` is the number of words before the end of the `i`-th line (lines split at
+    /// `\n`; lines without a word are left out). A line break is ASCII white space, where the text
+    /// may be cut, so the words and text are the same as [`normalize`](Self::normalize) gives.
+    pub fn normalize_lines(&mut self, input: &str, line_ends: &mut Vec<u32>) -> Normalized<'_> {
+        self.text.clear();
+        self.words.clear();
+        line_ends.clear();
+        for line in input.split('\n') {
+            let before = self.words.len();
+            self.append(line);
+            if self.words.len() > before {
+                line_ends.push(self.words.len() as u32);
+            }
+        }
+        Normalized {
+            text: &self.text,
+            words: &self.words,
+        }
+    }
+
+    /// Appends the normalized words of `input` to the buffers.
+    fn append(&mut self, input: &str) {
+        use caseless::Caseless;
         let b = input.as_bytes();
         let mut done = 0;
         while done < b.len() {
@@ -98,10 +128,6 @@ impl Normalizer {
                 .extend(input[start..end].chars().nfkc().default_case_fold().nfkc());
             split_words(&self.folded, &mut self.text, &mut self.words);
             done = end;
-        }
-        Normalized {
-            text: &self.text,
-            words: &self.words,
         }
     }
 }

@@ -189,7 +189,8 @@ impl<'a> Collector<'a> {
                     exact: fp.exact,
                     simhash: fp.simhash,
                 };
-                let doc = self.clusterer.add(fp);
+                let site = crate::site::site_of(origin.url.as_deref());
+                let doc = self.clusterer.add_on_site(fp, &site);
                 if let Some(sp) = self.spill.as_mut() {
                     sp.push(&origin, &e.title, e.text.as_deref().unwrap_or(""))?;
                 }

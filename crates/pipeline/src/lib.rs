@@ -48,6 +48,7 @@ pub mod lines;
 pub mod output;
 pub mod page;
 pub mod report;
+pub mod site;
 pub mod stages;
 pub mod summary;
 pub mod verdict;

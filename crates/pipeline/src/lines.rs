@@ -86,7 +86,7 @@ pub struct MemberLine<'a> {
     pub file: &'a str,
     /// Byte offset of the record in its input.
     pub offset: u64,
-    /// Estimated similarity with the representative, rounded to 4 decimals ([`rounded`]).
+    /// Share of words in common with the representative, rounded to 4 decimals ([`rounded`]).
     pub similarity: f64,
     /// How the member joined: `representative`, `exact` or `near` ([`match_name`]).
     #[serde(rename = "match")]
@@ -102,6 +102,8 @@ pub struct ClusterLine<'a> {
     pub size: usize,
     /// The representative's record id.
     pub representative: &'a str,
+    /// The lowest similarity of a member to the representative ([`rounded`]).
+    pub lowest_similarity: f64,
     /// Members, the representative first.
     pub members: Vec<MemberLine<'a>>,
 }
@@ -133,6 +135,9 @@ pub struct DocumentLine<'a> {
     pub too_short: bool,
     /// Mostly template text.
     pub boilerplate: bool,
+    /// Share of its words in its site's template lines, left out when it is compared
+    /// ([`rounded`]).
+    pub template_share: f64,
     /// Always `None` for a page (the field keeps both line kinds alike).
     pub skipped: Option<&'a str>,
 }

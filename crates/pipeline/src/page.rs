@@ -92,9 +92,24 @@ fn skip_name(skip: Skip) -> &'static str {
 /// page, so it is not clustered.
 pub const FEED_SKIP: &str = "feed";
 
+/// The reason name of a `robots.txt` in `crawlsift dedup`: a crawler's instructions, not a page
+/// (sites share them word for word, and a recrawl repeats them).
+pub const ROBOTS_SKIP: &str = "robots_txt";
+
+/// True when a URL names a site's `robots.txt`.
+fn is_robots_txt(url: Option<&str>) -> bool {
+    url.and_then(|u| u.split(['?', '#']).next())
+        .and_then(|u| u.split("://").nth(1))
+        .and_then(|rest| rest.split_once('/'))
+        .is_some_and(|(_, path)| path.eq_ignore_ascii_case("robots.txt"))
+}
+
 /// The document `crawlsift dedup` clusters from a record: a page that is not a feed, or the
 /// stable name of why there is none (see [`extract_record`] and [`FEED_SKIP`]).
 pub fn clustered_page(rec: &Record, ex: &mut Extractor) -> Result<Extracted, &'static str> {
+    if is_robots_txt(rec.url.as_deref()) {
+        return Err(ROBOTS_SKIP);
+    }
     match extract_record(rec, ex) {
         Outcome::Page(p, _) if p.method == TextMethod::Feed => Err(FEED_SKIP),
         Outcome::Page(p, _) => Ok(p),
@@ -154,6 +169,11 @@ mod tests {
                 "http://d/",
                 &http("200 OK", "application/pdf", "%PDF-1.7"),
             ),
+            warc(
+                "response",
+                "http://e/robots.txt",
+                &http("200 OK", "text/plain", "User-agent: *\nDisallow: /admin/"),
+            ),
         ]
         .concat();
         let mut ex = ExtractorBuilder::new().build().unwrap();
@@ -178,7 +198,8 @@ mod tests {
                 "blocks:text/html",
                 "http_status",
                 "feed:application/rss+xml",
-                "pdf"
+                "pdf",
+                "blocks:text/plain"
             ]
         );
         assert_eq!(
@@ -189,6 +210,7 @@ mod tests {
                 Err("http_status"),
                 Err(FEED_SKIP),
                 Err("pdf"),
+                Err(ROBOTS_SKIP),
             ]
         );
     }

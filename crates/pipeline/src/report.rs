@@ -15,6 +15,7 @@ use serde_json::json;
 
 use crate::dedup::StageTimes;
 use crate::inputs::{InputSet, ReadTally};
+use crate::lines::rounded;
 use crate::summary::FileSummary;
 
 /// Everything `report.json` is built from.
@@ -87,6 +88,8 @@ pub struct DedupReport<'a> {
     pub cluster_stats: &'a ClusterStats,
     /// Dedup parameters.
     pub parameters: &'a DedupConfig,
+    /// What counts as a duplicate and how close the clusters are.
+    pub verification: Verification,
     /// Band probabilities ([`candidate_bounds`]).
     pub candidate_probabilities: serde_json::Value,
     /// Worker threads.
@@ -220,6 +223,7 @@ pub fn build_report<'a>(p: &ReportParts<'a>) -> DedupReport<'a> {
         adler32_collisions: st.adler32_collisions,
         cluster_stats: st,
         parameters: p.cfg,
+        verification: Verification::of(p.cfg, p.clustering),
         candidate_probabilities: candidate_bounds(p.cfg, st),
         threads: p.threads,
         seconds: Seconds {
@@ -250,6 +254,42 @@ pub fn peak_rss_bytes() -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
+}
+
+/// How pairs are verified, and how similar the clustered documents are.
+#[derive(Debug, Serialize)]
+pub struct Verification {
+    /// Share of words (Dice of the word multisets outside template lines) near-duplicates have.
+    pub threshold: f64,
+    /// Fewest words of a document judged for near-duplicates.
+    pub min_words: usize,
+    /// Site-template lines found.
+    pub template_lines: u64,
+    /// Share of all profiled words that are in template lines.
+    pub template_word_share: f64,
+    /// The lowest similarity of a member to its representative, over all clusters.
+    pub lowest_similarity: Option<f64>,
+    /// Per cluster (in `clusters.jsonl` order), the lowest similarity of a member to its
+    /// representative.
+    pub lowest_similarity_per_cluster: Vec<f64>,
+}
+
+impl Verification {
+    fn of(cfg: &DedupConfig, c: &Clustering) -> Self {
+        let per: Vec<f64> = c
+            .clusters
+            .iter()
+            .map(|cl| rounded(cl.lowest_similarity))
+            .collect();
+        Self {
+            threshold: cfg.threshold,
+            min_words: cfg.min_words,
+            template_lines: c.stats.template_lines,
+            template_word_share: rounded(c.stats.template_word_share as f32),
+            lowest_similarity: per.iter().copied().reduce(f64::min),
+            lowest_similarity_per_cluster: per,
+        }
+    }
 }
 
 /// The seed formulas at a few similarities, for the chosen parameters, beside the rates measured

@@ -16,6 +16,8 @@ pub struct Verdicts {
     pub too_short: Vec<bool>,
     /// Mostly template text.
     pub boilerplate: Vec<bool>,
+    /// Share of the words in site-template lines.
+    pub template_share: Vec<f32>,
 }
 
 impl Verdicts {
@@ -37,11 +39,14 @@ impl Verdicts {
         for &d in &c.boilerplate {
             boilerplate[d as usize] = true;
         }
+        let mut template_share = c.template_share.clone();
+        template_share.resize(documents, 0.0);
         Verdicts {
             cluster: c.assignments(documents),
             duplicate_of,
             too_short,
             boilerplate,
+            template_share,
         }
     }
 
@@ -70,7 +75,9 @@ mod tests {
                     member(1, MatchKind::Representative),
                     member(3, MatchKind::Exact),
                 ],
+                lowest_similarity: 1.0,
             }],
+            template_share: Vec::new(),
             too_short: vec![0],
             boilerplate: vec![2],
             stats: ClusterStats::default(),

@@ -97,6 +97,7 @@ pub fn write_clusters(
             cluster: ci,
             size: cl.members.len(),
             representative: &catalog.doc(cl.representative).origin.id,
+            lowest_similarity: rounded(cl.lowest_similarity),
             members,
         };
         serde_json::to_writer(&mut f, &line)?;
@@ -135,6 +136,7 @@ pub fn write_documents(
                         duplicate_of: v.duplicate_of[d].map(|r| catalog.doc(r).origin.id.as_str()),
                         too_short: v.too_short[d],
                         boilerplate: v.boilerplate[d],
+                        template_share: rounded(v.template_share[d]),
                         skipped: None,
                     };
                     serde_json::to_writer(&mut *out, &line)?;

@@ -1,0 +1,448 @@
+//! Clustering of fingerprints: exact groups, popular phrases, candidates, site templates,
+//! verification on the words and joining without chains. One module per step, called in order by
+//! [`Clusterer::finish_on`]:
+//!
+//! 1. A document with fewer than `min_words` words is *too short*: reported, and never a
+//!    near-duplicate. Documents with the same 128-bit exact hash form a group; the first of each
+//!    group (its *head*) stands for it. Exact groups are clusters at any length, but for short
+//!    web pages, whose few words are mostly what their site's software prints.
+//! 2. [`popularity`]: signature rows whose values many groups of same texts share are template
+//!    phrases (cookie notices, newsletter boxes, "no results" messages, after Fetterly, Manasse and
+//!    Najork's popular phrases); a head whose words outside them are fewer than `min_words` is
+//!    *boilerplate*, and such rows make no LSH band keys.
+//! 3. [`candidates`]: heads sharing a MinHash band key or a SimHash block whose signatures could
+//!    pass (estimated shingle Jaccard at least `min_jaccard`, or SimHash within the bound).
+//! 4. [`template`]: lines (their normalized words) found on pages of `template_classes` different
+//!    classes of one site are that site's template; a class is a group of pages sharing at least
+//!    `same_class` of their words, so a copy family counts once. A head whose words outside
+//!    template lines are fewer than `min_words` is boilerplate too.
+//! 5. [`join`]: every candidate pair is verified on its words outside template lines (the Dice
+//!    share of the word multisets, at least `threshold`), and documents join in index order, each
+//!    to the most similar earlier *representative* it is a near-duplicate of, never through
+//!    another member: a cluster cannot chain unrelated pages together.
+//!
+//! Everything depends only on the fingerprints, their sites and their order: the result is the
+//! same whatever thread computed each fingerprint and however many threads cluster. A cluster's
+//! representative is its lowest document index; clusters are sorted by representative, members by
+//! document index.
+
+mod candidates;
+mod join;
+mod popularity;
+mod template;
+#[cfg(test)]
+mod tests;
+mod union_find;
+
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::DedupError;
+use crate::fingerprint::{DedupConfig, Fingerprint};
+use crate::minhash::{agreements, band_key};
+use crate::simhash::{block_keys, hamming};
+use candidates::{bucket_pairs, fewest_agreements};
+use popularity::{same_text_groups, Popularity};
+
+/// How a member joined its cluster.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MatchKind {
+    /// The representative itself.
+    Representative,
+    /// Same normalized text as the representative.
+    Exact,
+    /// Near-duplicate of the representative (verified on the words), or an exact copy of one.
+    Near,
+}
+
+/// One document of a cluster.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Member {
+    /// Document index (order of [`Clusterer::add`]).
+    pub doc: u32,
+    /// Share of words in common with the representative (Dice of the word multisets outside
+    /// template lines; 1 for exact copies).
+    pub similarity: f32,
+    /// How it joined.
+    pub kind: MatchKind,
+}
+
+/// A cluster of two or more documents.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cluster {
+    /// Lowest document index of the cluster.
+    pub representative: u32,
+    /// All members, the representative first, sorted by document index.
+    pub members: Vec<Member>,
+    /// The lowest similarity of a member to the representative.
+    pub lowest_similarity: f32,
+}
+
+/// Counters of one clustering, for the report.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClusterStats {
+    /// Documents added.
+    pub documents: u64,
+    /// Documents too short to judge.
+    pub too_short: u64,
+    /// Documents whose normalized text repeats an earlier one's.
+    pub exact_duplicates: u64,
+    /// Documents joined as near-duplicates.
+    pub near_duplicates: u64,
+    /// Clusters of two or more documents.
+    pub clusters: u64,
+    /// Candidate pair checks from MinHash bands (a pair sharing several bands counts each time).
+    pub minhash_candidate_checks: u64,
+    /// Candidate pair checks from SimHash blocks.
+    pub simhash_candidate_checks: u64,
+    /// Distinct candidate pairs whose words were compared.
+    pub verified_pairs: u64,
+    /// Candidate pairs whose share of words reached the threshold.
+    pub near_pairs: u64,
+    /// Near pairs not joined because the earlier document was not a representative: a document
+    /// joins a cluster only as a near-duplicate of its representative, never through a chain.
+    pub not_joined_to_representative: u64,
+    /// Candidate pairs of the same class (share of words at least `same_class`).
+    pub same_class_pairs: u64,
+    /// Distinct lines found to be site template (on pages of `template_classes` classes).
+    pub template_lines: u64,
+    /// Words of all documents' profiles in template lines, over all their words.
+    pub template_word_share: f64,
+    /// Exact groups of too-short web pages (documents with a site), not clustered.
+    pub short_web_exact_groups: u64,
+    /// Bucket comparisons skipped by the per-bucket window.
+    pub bucket_comparisons_skipped: u64,
+    /// Distinct texts whose Adler-32 equals that of another distinct text.
+    pub adler32_collisions: u64,
+    /// Documents not clustered because their text is mostly template phrases.
+    pub boilerplate: u64,
+    /// Distinct texts above which an LSH band key counts as a template phrase.
+    pub popular_limit: u64,
+    /// Row-pair values found popular (template phrases), over all row pairs.
+    pub popular_row_pairs: u64,
+    /// Groups of same texts (distinct texts nearly identical) in which popularity is counted.
+    pub popular_groups: u64,
+}
+
+/// The result of [`Clusterer::finish`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Clustering {
+    /// Clusters of two or more documents, sorted by representative.
+    pub clusters: Vec<Cluster>,
+    /// Documents too short to judge, sorted.
+    pub too_short: Vec<u32>,
+    /// Documents long enough but made mostly of template phrases (text that many other documents
+    /// share), sorted: like too short pages they are not clustered, as their own text is too
+    /// little to judge.
+    pub boilerplate: Vec<u32>,
+    /// Per document, the share of its words in site-template lines (left out when its words are
+    /// compared).
+    pub template_share: Vec<f32>,
+    /// Counters.
+    pub stats: ClusterStats,
+}
+
+impl Clustering {
+    /// Cluster index (into `clusters`) of every document, `None` for a document in no cluster.
+    pub fn assignments(&self, documents: usize) -> Vec<Option<u32>> {
+        let mut out = vec![None; documents];
+        for (ci, c) in self.clusters.iter().enumerate() {
+            for m in &c.members {
+                if let Some(slot) = out.get_mut(m.doc as usize) {
+                    *slot = Some(ci as u32);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Collects fingerprints (in document order, each with its site) and clusters them.
+#[derive(Debug, Clone)]
+pub struct Clusterer {
+    cfg: DedupConfig,
+    fps: Vec<Fingerprint>,
+    sites: Vec<u32>,
+    site_ids: HashMap<String, u32>,
+}
+
+/// Exact groups: the head (first document) of each document's group, and the heads in order.
+struct ExactGroups {
+    head_of: Vec<u32>,
+    heads: Vec<u32>,
+}
+
+impl Clusterer {
+    /// A clusterer for `cfg`.
+    pub fn new(cfg: &DedupConfig) -> Result<Self, DedupError> {
+        cfg.validate()?;
+        Ok(Self {
+            cfg: cfg.clone(),
+            fps: Vec::new(),
+            sites: Vec::new(),
+            site_ids: HashMap::new(),
+        })
+    }
+
+    /// Adds the next document's fingerprint, of no known site, and returns its index. Documents
+    /// without a site learn templates together, as one site.
+    pub fn add(&mut self, fp: Fingerprint) -> u32 {
+        self.add_on_site(fp, "")
+    }
+
+    /// Adds the next document's fingerprint with its site (a host name: pages of one site share
+    /// template lines) and returns its index.
+    pub fn add_on_site(&mut self, fp: Fingerprint, site: &str) -> u32 {
+        let next = self.site_ids.len() as u32;
+        let id = match self.site_ids.get(site) {
+            Some(&id) => id,
+            None => {
+                self.site_ids.insert(site.to_string(), next);
+                next
+            }
+        };
+        self.sites.push(id);
+        self.fps.push(fp);
+        (self.fps.len() - 1) as u32
+    }
+
+    /// Documents added so far.
+    pub fn len(&self) -> usize {
+        self.fps.len()
+    }
+
+    /// True before the first [`add`](Self::add).
+    pub fn is_empty(&self) -> bool {
+        self.fps.is_empty()
+    }
+
+    /// Memory held per document by the search index: fingerprints and their signatures (bytes,
+    /// mean), without the word profiles.
+    pub fn index_bytes_per_document(&self) -> f64 {
+        self.mean_bytes(Fingerprint::memory_bytes)
+    }
+
+    /// Memory held per document by the word profiles verification compares (bytes, mean).
+    pub fn profile_bytes_per_document(&self) -> f64 {
+        self.mean_bytes(|fp| fp.profile.memory_bytes())
+    }
+
+    fn mean_bytes(&self, f: impl Fn(&Fingerprint) -> usize) -> f64 {
+        if self.fps.is_empty() {
+            return 0.0;
+        }
+        self.fps.iter().map(f).sum::<usize>() as f64 / self.fps.len() as f64
+    }
+
+    fn has_signature(&self, fp: &Fingerprint) -> bool {
+        fp.words > 0 && fp.minhash.len() == self.cfg.minhash_perms
+    }
+
+    fn judged(&self, fp: &Fingerprint) -> bool {
+        fp.words as usize >= self.cfg.min_words && self.has_signature(fp)
+    }
+
+    /// Clusters everything added, on one thread.
+    pub fn finish(self) -> Clustering {
+        self.finish_on(1)
+    }
+
+    /// Clusters everything added, sharing the work among `threads` threads. The result does not
+    /// depend on `threads`.
+    pub fn finish_on(self, threads: usize) -> Clustering {
+        let threads = threads.max(1);
+        let cfg = &self.cfg;
+        let fps = &self.fps;
+        let n = fps.len();
+        let mut stats = ClusterStats {
+            documents: n as u64,
+            ..ClusterStats::default()
+        };
+
+        // 1: too short; exact groups.
+        let too_short: Vec<u32> = (0..n as u32)
+            .filter(|&i| !self.judged(&fps[i as usize]))
+            .collect();
+        stats.too_short = too_short.len() as u64;
+        let groups = self.exact_groups(&mut stats);
+        let short_web = self.short_web_groups(&groups, &mut stats);
+
+        // 2: popular phrases, counted once per group of same texts; heads that are mostly
+        // popular phrases are boilerplate.
+        let same = same_text_groups(cfg, fps, &groups.heads, threads);
+        let popular = Popularity::measure(cfg, fps, &groups.heads, &same, &mut stats, threads);
+        drop(same);
+        let mut boilerplate_head = vec![false; n];
+        for &h in &groups.heads {
+            let fp = &fps[h as usize];
+            boilerplate_head[h as usize] =
+                self.judged(fp) && popular.own_words(h, fp.words) < cfg.min_words as f64;
+        }
+
+        // 3: candidates among judged heads.
+        let search: Vec<u32> = groups
+            .heads
+            .iter()
+            .copied()
+            .filter(|&h| self.judged(&fps[h as usize]) && !boilerplate_head[h as usize])
+            .collect();
+        let pairs = self.candidates(&search, &popular, &mut stats, threads);
+        drop(popular);
+
+        // 4: site templates; heads mostly made of template lines are boilerplate too.
+        let templates =
+            template::SiteTemplates::learn(cfg, fps, &self.sites, &groups.head_of, &pairs, threads);
+        stats.same_class_pairs = templates.same_class_pairs;
+        stats.template_lines = templates.lines.len() as u64;
+        let template_share: Vec<f32> = fps.iter().map(|fp| templates.share(fp)).collect();
+        let (all, kept) = fps.iter().fold((0u64, 0f64), |(a, k), fp| {
+            let w = fp.profile.words.len() as u64;
+            (a + w, k + w as f64 * f64::from(templates.share(fp)))
+        });
+        stats.template_word_share = if all == 0 { 0.0 } else { kept / all as f64 };
+        for &h in &search {
+            let fp = &fps[h as usize];
+            let own = fp.profile.words.len() as f64 * (1.0 - f64::from(template_share[h as usize]));
+            let own = own + f64::from(fp.words) - fp.profile.words.len() as f64;
+            if own < cfg.min_words as f64 {
+                boilerplate_head[h as usize] = true;
+            }
+        }
+
+        // 5: verification on the words and joining to representatives.
+        let joined = join::join(
+            cfg,
+            fps,
+            &pairs,
+            &templates,
+            &boilerplate_head,
+            &mut stats,
+            threads,
+        );
+        drop(pairs);
+        let clusters = join::gather(fps, &groups.head_of, &joined, &short_web, &mut stats);
+        let boilerplate: Vec<u32> = (0..n as u32)
+            .filter(|&i| {
+                self.judged(&fps[i as usize])
+                    && boilerplate_head[groups.head_of[i as usize] as usize]
+            })
+            .collect();
+        stats.boilerplate = boilerplate.len() as u64;
+        Clustering {
+            clusters,
+            too_short,
+            boilerplate,
+            template_share,
+            stats,
+        }
+    }
+
+    /// Exact groups over every text with a signature (short ones included); counts Adler-32
+    /// collisions among the distinct texts.
+    fn exact_groups(&self, stats: &mut ClusterStats) -> ExactGroups {
+        let n = self.fps.len();
+        let mut exact_head: HashMap<u128, u32> = HashMap::new();
+        let mut head_of: Vec<u32> = (0..n as u32).collect();
+        let mut heads: Vec<u32> = Vec::new();
+        for (i, fp) in self.fps.iter().enumerate() {
+            if !self.has_signature(fp) {
+                continue;
+            }
+            match exact_head.entry(fp.exact) {
+                Entry::Occupied(e) => head_of[i] = *e.get(),
+                Entry::Vacant(v) => {
+                    v.insert(i as u32);
+                    heads.push(i as u32);
+                }
+            }
+        }
+        let mut adlers: Vec<u32> = heads
+            .iter()
+            .map(|&h| self.fps[h as usize].adler32)
+            .collect();
+        adlers.sort_unstable();
+        stats.adler32_collisions = adlers
+            .chunk_by(|a, b| a == b)
+            .filter(|r| r.len() > 1)
+            .map(|r| r.len() as u64)
+            .sum();
+        ExactGroups { head_of, heads }
+    }
+
+    /// Heads of the exact groups of too-short texts of web pages (documents with a site): a short
+    /// page's text is mostly what its site's software prints ("Sign in", "No results found", a
+    /// category heading), so pages showing it word for word are not copies of each other. Short
+    /// texts without a site (a text collection's abstracts, say) cluster with their exact
+    /// copies: there the text is all a document is, and an exact copy is a copy at any length.
+    fn short_web_groups(&self, groups: &ExactGroups, stats: &mut ClusterStats) -> Vec<bool> {
+        let no_site = self.site_ids.get("").copied();
+        let mut out = vec![false; self.fps.len()];
+        for (d, fp) in self.fps.iter().enumerate() {
+            let head = groups.head_of[d] as usize;
+            if self.has_signature(fp) && !self.judged(fp) && Some(self.sites[d]) != no_site {
+                if !out[head] && head != d {
+                    stats.short_web_exact_groups += 1;
+                }
+                out[head] |= head != d;
+            }
+        }
+        out
+    }
+
+    /// Candidate pairs `(a, b)`, `a < b`, sorted: heads sharing a band key (MinHash, bands
+    /// holding a popular row left out) or a block (SimHash). Band keys are 16 bits, so unrelated
+    /// texts share one by chance; each such collision is dropped where it meets unless its
+    /// signatures agree on enough rows or its SimHashes are close.
+    fn candidates(
+        &self,
+        heads: &[u32],
+        popular: &Popularity,
+        stats: &mut ClusterStats,
+        threads: usize,
+    ) -> Vec<(u32, u32)> {
+        let (cfg, fps) = (&self.cfg, &self.fps);
+        let sig = |d: u32| -> &[u8] { &fps[d as usize].minhash };
+        let need = fewest_agreements(cfg);
+        let plausible = |a: u32, b: u32| {
+            hamming(fps[a as usize].simhash, fps[b as usize].simhash) <= cfg.simhash_max_hamming
+                || agreements(sig(a), sig(b)) >= need
+        };
+        let bands: Vec<usize> = (0..cfg.lsh_bands).collect();
+        let (mut pairs, checks, skipped) = bucket_pairs(
+            threads,
+            &bands,
+            cfg.max_bucket_compare,
+            |band, keyed| {
+                keyed.extend(heads.iter().filter_map(|&h| {
+                    if popular.band_is_popular(h, band, cfg.lsh_rows) {
+                        return None; // a template phrase is no evidence of copying
+                    }
+                    band_key(sig(h), band, cfg.lsh_rows).map(|k| (k, h))
+                }));
+            },
+            plausible,
+        );
+        stats.minhash_candidate_checks += checks;
+        stats.bucket_comparisons_skipped += skipped;
+        let blocks: Vec<usize> = (0..=cfg.simhash_max_hamming as usize).collect();
+        let (block_pairs, checks, skipped) = bucket_pairs(
+            threads,
+            &blocks,
+            cfg.max_bucket_compare,
+            |block, keyed| {
+                keyed.extend(heads.iter().filter_map(|&h| {
+                    block_keys(fps[h as usize].simhash, cfg.simhash_max_hamming)
+                        .nth(block)
+                        .map(|k| (k, h))
+                }));
+            },
+            plausible,
+        );
+        stats.simhash_candidate_checks += checks;
+        stats.bucket_comparisons_skipped += skipped;
+        pairs.merge(block_pairs);
+        pairs.into_sorted()
+    }
+}

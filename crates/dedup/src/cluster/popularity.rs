@@ -1,0 +1,193 @@
+//! Popular phrases: signature rows whose values are shared by more groups of same texts than a
+//! copy family plausibly has, so they are template text, not evidence of copying.
+
+use crawlsift_common::parallel::in_parallel;
+
+use super::candidates::bucket_pairs;
+use super::union_find::UnionFind;
+use super::ClusterStats;
+use crate::fingerprint::{DedupConfig, Fingerprint};
+use crate::minhash::{agreements, agreements_for, band_key};
+
+/// Which signature rows hold *popular phrases*: shingles shared by more distinct texts than a copy
+/// family plausibly has, so they are template text (cookie notices, newsletter boxes, "no results"
+/// messages), not evidence that two documents copy each other.
+///
+/// A single b-bit row cannot tell: 256 values, each shared by chance by 1/256 of all texts. A pair
+/// of rows can: its 16-bit value is shared by chance by 1/65,536 of the texts, so a value shared
+/// by many more means the same two minimum shingles in all of them. Each row is paired with the
+/// next `popular_pairings` rows (so it takes part in twice that many pairs); a row is popular
+/// in a document when one of its pairs is.
+pub(super) struct Popularity {
+    /// One bit per (document, row), `words_per_doc` u64 words per document.
+    bits: Vec<u64>,
+    words_per_doc: usize,
+    perms: usize,
+}
+
+impl Popularity {
+    /// Marks the popular rows of every text of `distinct`; `groups[p]` is the same-text group of
+    /// `distinct[p]` (see [`same_text_groups`]), and a value counts once per group.
+    pub(super) fn measure(
+        cfg: &DedupConfig,
+        fps: &[Fingerprint],
+        distinct: &[u32],
+        groups: &[u32],
+        stats: &mut ClusterStats,
+        threads: usize,
+    ) -> Self {
+        // Texts ordered by group, so a group's texts are contiguous below.
+        let mut order: Vec<(u32, u32)> = groups
+            .iter()
+            .copied()
+            .zip(distinct.iter().copied())
+            .collect();
+        order.sort_unstable();
+        stats.popular_groups = order.chunk_by(|x, y| x.0 == y.0).count() as u64;
+        let group: Vec<u32> = order.iter().map(|&(g, _)| g).collect();
+        let distinct: Vec<u32> = order.iter().map(|&(_, d)| d).collect();
+        let distinct = &distinct[..];
+        drop(order);
+        let perms = cfg.minhash_perms;
+        let words_per_doc = perms.div_ceil(64);
+        // A pair value is shared by chance by about m / 65,536 of m texts; the limit sits well
+        // above that.
+        let chance = stats.popular_groups as f64 / 65_536.0;
+        let limit = cfg.popular_docs + (chance + 4.0 * chance.sqrt()).ceil() as usize;
+        let limit = u16::try_from(limit).unwrap_or(u16::MAX - 1);
+        stats.popular_limit = u64::from(limit);
+        // Rows by permutation (row i of every distinct text, contiguous), so each pair of rows is
+        // two sequential reads.
+        let m = distinct.len();
+        let mut by_row = vec![0u8; perms * m];
+        for (p, &d) in distinct.iter().enumerate() {
+            for (i, &v) in fps[d as usize].minhash.iter().enumerate().take(perms) {
+                by_row[i * m + p] = v;
+            }
+        }
+        // Rows are shared out among the threads, each with its own counters and bits; bits are
+        // OR-ed and counts summed, so the result does not depend on the thread count.
+        let count_rows = |rows: &[usize]| -> (Vec<u64>, u64) {
+            let mut bits = vec![0u64; fps.len() * words_per_doc];
+            let mut popular_row_pairs = 0u64;
+            let mut counts = vec![0u16; 1 << 16];
+            // The group that last counted each value: a group counts a value once.
+            let mut last = vec![u32::MAX; 1 << 16];
+            let mut values = vec![0u16; m];
+            for &i in rows {
+                for step in 1..=cfg.popular_pairings.min(perms - 1) {
+                    let j = (i + step) % perms;
+                    let (ri, rj) = (&by_row[i * m..(i + 1) * m], &by_row[j * m..(j + 1) * m]);
+                    for (((v, &a), &b), &g) in values.iter_mut().zip(ri).zip(rj).zip(&group) {
+                        *v = u16::from(a) << 8 | u16::from(b);
+                        let seen = &mut last[usize::from(*v)];
+                        if *seen != g {
+                            *seen = g;
+                            let c = &mut counts[usize::from(*v)];
+                            *c = c.saturating_add(1);
+                        }
+                    }
+                    for (&v, &d) in values.iter().zip(distinct) {
+                        let c = &mut counts[usize::from(v)];
+                        if *c > limit {
+                            bits[d as usize * words_per_doc + i / 64] |= 1u64 << (i % 64);
+                            bits[d as usize * words_per_doc + j / 64] |= 1u64 << (j % 64);
+                        }
+                    }
+                    // Reset only what was counted; count each popular value once.
+                    for &v in &values {
+                        let c = &mut counts[usize::from(v)];
+                        popular_row_pairs += u64::from(*c > limit);
+                        *c = 0;
+                        last[usize::from(v)] = u32::MAX;
+                    }
+                }
+            }
+            (bits, popular_row_pairs)
+        };
+        let rows: Vec<usize> = (0..perms).collect();
+        let mut bits = vec![0u64; fps.len() * words_per_doc];
+        for (part, pairs) in in_parallel(threads, &rows, count_rows) {
+            for (w, p) in bits.iter_mut().zip(part) {
+                *w |= p;
+            }
+            stats.popular_row_pairs += pairs;
+        }
+        Self {
+            bits,
+            words_per_doc,
+            perms,
+        }
+    }
+
+    fn doc_bits(&self, doc: u32) -> &[u64] {
+        let at = doc as usize * self.words_per_doc;
+        &self.bits[at..at + self.words_per_doc]
+    }
+
+    /// True when either row of LSH band `band` (rows `band*rows..`) is popular in `doc`.
+    pub(super) fn band_is_popular(&self, doc: u32, band: usize, rows: usize) -> bool {
+        let b = self.doc_bits(doc);
+        (band * rows..band * rows + rows)
+            .any(|i| b.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1))
+    }
+
+    fn popular_rows(&self, doc: u32) -> u32 {
+        self.doc_bits(doc).iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// Words of the document's own text: its words less the popular share of its rows (each row
+    /// is the minimum of a random permutation, so the popular rows are a sample of its shingles).
+    pub(super) fn own_words(&self, doc: u32, words: u32) -> f64 {
+        if self.perms == 0 {
+            return f64::from(words);
+        }
+        let share = f64::from(self.popular_rows(doc)) / self.perms as f64;
+        f64::from(words) * (1.0 - share)
+    }
+}
+
+/// Rows per band when looking for same texts: pairs at the same-text threshold (J >= 0.85) share
+/// one of the 4-row bands with probability 1 - (1 - 0.85^4)^48 > 1 - 1e-15, while 32-bit keys
+/// rarely meet by chance, so few pairs are compared.
+const SAME_TEXT_BAND_ROWS: usize = 4;
+
+/// Groups of distinct texts that are the same text up to a few words: pairs whose estimated
+/// Jaccard on all rows reaches `popular_same_text`, joined by union-find. Returns, for each
+/// position of `distinct`, the lowest position of its group.
+///
+/// Popularity is counted in these groups: a story syndicated to many sites is few groups, while
+/// a site's stub pages, which differ by their own words, stay one group each.
+pub(super) fn same_text_groups(
+    cfg: &DedupConfig,
+    fps: &[Fingerprint],
+    distinct: &[u32],
+    threads: usize,
+) -> Vec<u32> {
+    let m = distinct.len();
+    let need = agreements_for(cfg.popular_same_text, cfg.minhash_perms);
+    let sig = |p: u32| -> &[u8] { &fps[distinct[p as usize] as usize].minhash };
+    let bands: Vec<usize> = (0..cfg.minhash_perms / SAME_TEXT_BAND_ROWS).collect();
+    // Pairs are checked where they meet in a bucket: only same texts are kept.
+    let (pairs, _, _) = bucket_pairs(
+        threads,
+        &bands,
+        cfg.max_bucket_compare,
+        |band, keyed| {
+            keyed.extend(
+                (0..m as u32)
+                    .filter_map(|p| band_key(sig(p), band, SAME_TEXT_BAND_ROWS).map(|k| (k, p))),
+            );
+        },
+        |a, b| agreements(sig(a), sig(b)) >= need,
+    );
+    // Groups are the connected components of the same-text pairs, whatever the union order.
+    let mut uf = UnionFind::new(m);
+    for (a, b) in pairs.into_sorted() {
+        let (ra, rb) = (uf.find(a), uf.find(b));
+        if ra != rb {
+            uf.union(ra, rb);
+        }
+    }
+    (0..m as u32).map(|p| uf.find(p)).collect()
+}

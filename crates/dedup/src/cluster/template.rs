@@ -1,0 +1,123 @@
+//! Site templates: lines that pages of one site share with *different* pages of that site
+//! (headers, footers, navigation, the skeleton of sibling pages) are no evidence that two of them
+//! copy each other, so they are left out when their words are compared.
+//!
+//! Pages are first grouped into *classes*: exact copies, and candidate pairs sharing at least
+//! `same_class` of all their words. A line found on pages of at least `template_classes` classes
+//! of one site is template text. Counting classes, not pages, keeps a family of copies (whose
+//! shared paragraphs are the copied text) from being taken for a template, while the shared
+//! skeleton of sibling pages, each with text of its own, is found.
+
+use std::collections::HashSet;
+
+use crawlsift_common::parallel::in_parallel;
+
+use super::union_find::UnionFind;
+use crate::fingerprint::{DedupConfig, Fingerprint};
+use crate::profile::word_share;
+
+/// The template lines learnt from a corpus.
+pub(super) struct SiteTemplates {
+    /// Hashes of the lines that are template text on some site.
+    pub(super) lines: HashSet<u64>,
+    /// Candidate pairs found to be of one class.
+    pub(super) same_class_pairs: u64,
+}
+
+impl SiteTemplates {
+    /// Learns the template lines of every site from the documents (`sites[d]` is document `d`'s
+    /// site, `head_of[d]` the head of its exact group) and the candidate pairs.
+    pub(super) fn learn(
+        cfg: &DedupConfig,
+        fps: &[Fingerprint],
+        sites: &[u32],
+        head_of: &[u32],
+        pairs: &[(u32, u32)],
+        threads: usize,
+    ) -> Self {
+        let n = fps.len();
+        let mut involved: Vec<u32> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
+        involved.sort_unstable();
+        involved.dedup();
+        let bags: Vec<Vec<u32>> = in_parallel(threads, &involved, |chunk| {
+            chunk
+                .iter()
+                .map(|&d| fps[d as usize].profile.bag(|_| true))
+                .collect::<Vec<_>>()
+        })
+        .into_iter()
+        .flatten()
+        .collect();
+        let bag = |d: u32| &bags[involved.binary_search(&d).unwrap_or(0)];
+        let same: Vec<bool> = in_parallel(threads, pairs, |chunk| {
+            chunk
+                .iter()
+                .map(|&(a, b)| word_share(bag(a), bag(b)) >= cfg.same_class)
+                .collect::<Vec<_>>()
+        })
+        .concat();
+        drop(bags);
+        let mut uf = UnionFind::new(n);
+        let mut join = |a: u32, b: u32| {
+            let (ra, rb) = (uf.find(a), uf.find(b));
+            if ra != rb {
+                uf.union(ra, rb);
+            }
+        };
+        for (d, &h) in head_of.iter().enumerate() {
+            join(d as u32, h);
+        }
+        let mut same_class_pairs = 0;
+        for (&(a, b), &s) in pairs.iter().zip(&same) {
+            if s {
+                join(a, b);
+                same_class_pairs += 1;
+            }
+        }
+        // (site, line, class) once each; a line is template where it has enough classes.
+        let mut seen: Vec<(u32, u64, u32)> = Vec::new();
+        for (d, fp) in fps.iter().enumerate() {
+            let class = uf.find(d as u32);
+            let site = sites.get(d).copied().unwrap_or(0);
+            seen.extend(fp.profile.lines.iter().map(|l| (site, l.hash, class)));
+        }
+        seen.sort_unstable();
+        seen.dedup();
+        let lines = seen
+            .chunk_by(|x, y| x.0 == y.0 && x.1 == y.1)
+            .filter(|run| run.len() >= cfg.template_classes)
+            .map(|run| run[0].1)
+            .collect();
+        Self {
+            lines,
+            same_class_pairs,
+        }
+    }
+
+    /// True when a line (its hash) is template text.
+    pub(super) fn is_template(&self, line: u64) -> bool {
+        self.lines.contains(&line)
+    }
+
+    /// The share of a document's profiled words that are in template lines.
+    pub(super) fn share(&self, fp: &Fingerprint) -> f32 {
+        let p = &fp.profile;
+        if p.words.is_empty() {
+            return 0.0;
+        }
+        let mut start = 0u32;
+        let mut template = 0u64;
+        for l in p.lines.iter() {
+            if self.is_template(l.hash) {
+                template += u64::from(l.end.saturating_sub(start));
+            }
+            start = l.end.max(start);
+        }
+        (template as f64 / p.words.len() as f64) as f32
+    }
+
+    /// A document's words outside template lines, sorted.
+    pub(super) fn own_bag(&self, fp: &Fingerprint) -> Vec<u32> {
+        fp.profile.bag(|h| !self.is_template(h))
+    }
+}

@@ -1,0 +1,430 @@
+//! Tests of the clustering steps together: exact and near copies, templates, chains, threads.
+
+use super::*;
+use crate::fingerprint::Fingerprinter;
+use crate::minhash::{agreements, estimate_jaccard};
+use crate::simhash::hamming;
+
+/// Deterministic pseudo-random words (SplitMix64), no dependency on a RNG crate.
+struct Words(u64);
+
+impl Words {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        crate::minhash::mix64(self.0)
+    }
+    fn word(&mut self) -> String {
+        format!("w{}", self.next() % 5000)
+    }
+    fn text(&mut self, n: usize) -> Vec<String> {
+        (0..n).map(|_| self.word()).collect()
+    }
+    /// Replaces about `rate` of the words.
+    fn edit(&mut self, words: &[String], rate: f64) -> Vec<String> {
+        words
+            .iter()
+            .map(|w| {
+                if (self.next() % 10_000) as f64 / 10_000.0 < rate {
+                    self.word()
+                } else {
+                    w.clone()
+                }
+            })
+            .collect()
+    }
+}
+
+fn run(texts: &[String]) -> Clustering {
+    let cfg = DedupConfig::default();
+    let mut f = Fingerprinter::new(&cfg);
+    let mut c = Clusterer::new(&cfg).unwrap();
+    for t in texts {
+        c.add(f.fingerprint(t));
+    }
+    c.finish()
+}
+
+fn same_cluster(r: &Clustering, a: u32, b: u32) -> bool {
+    r.clusters
+        .iter()
+        .any(|c| c.members.iter().any(|m| m.doc == a) && c.members.iter().any(|m| m.doc == b))
+}
+
+#[test]
+fn exact_and_edited_copies_cluster_and_different_texts_do_not() {
+    let mut g = Words(1);
+    let a = g.text(400);
+    let edited = g.edit(&a, 0.10);
+    let other = g.text(400);
+    let texts = vec![
+        a.join(" "),
+        other.join(" "),
+        a.join("  ").to_uppercase(), // exact after normalization
+        edited.join(" "),
+    ];
+    let r = run(&texts);
+    assert_eq!(r.clusters.len(), 1, "{r:?}");
+    let c = &r.clusters[0];
+    assert_eq!(c.representative, 0);
+    let kinds: Vec<(u32, MatchKind)> = c.members.iter().map(|m| (m.doc, m.kind)).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            (0, MatchKind::Representative),
+            (2, MatchKind::Exact),
+            (3, MatchKind::Near)
+        ]
+    );
+    assert!(c.members[2].similarity > 0.3 && c.members[2].similarity < 1.0);
+    assert_eq!(r.stats.exact_duplicates, 1);
+    assert_eq!(r.stats.near_duplicates, 1);
+}
+
+#[test]
+fn too_short_texts_are_reported_and_only_exact_copies_of_them_clustered() {
+    let stub =
+        "Sign in to Example. Email Password. Forgot your password? New here? Create an account.";
+    let other =
+        "Sign in to Example. Email Password. Forgot your password? New here? Join us today.";
+    let texts = [
+        stub.to_string(),
+        stub.to_uppercase(),
+        other.into(),
+        String::new(),
+        String::new(),
+    ];
+    let r = run(&texts);
+    assert_eq!(r.too_short, vec![0, 1, 2, 3, 4]);
+    // An exact copy is a copy at any length; a near one is too short to judge; empty texts are
+    // nobody's copies.
+    assert_eq!(r.clusters.len(), 1, "{:?}", r.clusters);
+    let kinds: Vec<(u32, MatchKind)> = r.clusters[0]
+        .members
+        .iter()
+        .map(|m| (m.doc, m.kind))
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![(0, MatchKind::Representative), (1, MatchKind::Exact)]
+    );
+
+    // On the web, a short page's text is what its site's software prints: web pages showing the
+    // same few words are not clustered.
+    let cfg = DedupConfig::default();
+    let mut f = Fingerprinter::new(&cfg);
+    let mut c = Clusterer::new(&cfg).unwrap();
+    for (i, t) in texts.iter().enumerate() {
+        c.add_on_site(f.fingerprint(t), &format!("site{}.example", i % 2));
+    }
+    let r = c.finish();
+    assert!(r.clusters.is_empty(), "{:?}", r.clusters);
+    assert_eq!(r.stats.short_web_exact_groups, 1);
+}
+
+#[test]
+fn chains_of_borderline_pairs_do_not_join_unrelated_documents() {
+    // Seven segments; A = s1..s5, B = s2..s6, C = s3..s7: A~B and B~C share 80% of their words,
+    // A and C only 60%, below the threshold. B joins A; C may not join through B.
+    let mut g = Words(2);
+    let s: Vec<Vec<String>> = (0..7).map(|_| g.text(60)).collect();
+    let cat = |from: usize| s[from..from + 5].concat().join(" ");
+    let r = run(&[cat(0), cat(1), cat(2)]);
+    assert!(same_cluster(&r, 0, 1), "{r:?}");
+    assert!(!same_cluster(&r, 0, 2) && !same_cluster(&r, 1, 2), "{r:?}");
+    assert_eq!(r.stats.not_joined_to_representative, 1);
+    let m = &r.clusters[0].members[1];
+    assert!((m.similarity - 0.8).abs() < 0.02, "{m:?}");
+    assert_eq!(r.clusters[0].lowest_similarity, m.similarity);
+}
+
+#[test]
+fn a_site_skeleton_does_not_make_its_pages_near_duplicates() {
+    // Five pages of one site: the same header, intro and footer lines (half the words) around
+    // text of their own; and a copy of one of them on the same site with a few words changed.
+    let mut g = Words(11);
+    let skeleton: Vec<String> = (0..4).map(|_| g.text(45).join(" ")).collect();
+    let page = |own: &str| {
+        format!(
+            "{}\n{}\n{own}\n{}\n{}",
+            skeleton[0], skeleton[1], skeleton[2], skeleton[3]
+        )
+    };
+    let owns: Vec<Vec<String>> = (0..5).map(|_| g.text(170)).collect();
+    let mut texts: Vec<String> = owns.iter().map(|o| page(&o.join(" "))).collect();
+    texts.push(page(&g.edit(&owns[0], 0.05).join(" ")));
+    let cfg = DedupConfig::default();
+    let mut f = Fingerprinter::new(&cfg);
+    let mut c = Clusterer::new(&cfg).unwrap();
+    for t in &texts {
+        c.add_on_site(f.fingerprint(t), "www.example.org");
+    }
+    let r = c.finish();
+    assert_eq!(r.clusters.len(), 1, "{:?}", r.clusters);
+    assert_eq!(r.clusters[0].members.len(), 2);
+    assert!(same_cluster(&r, 0, 5));
+    assert_eq!(r.stats.template_lines, 4);
+    assert!(
+        r.template_share.iter().all(|&s| (s - 0.51).abs() < 0.02),
+        "{:?}",
+        r.template_share
+    );
+
+    // Without the site (each page alone on its own host) the skeleton is half of every page's
+    // words, and the siblings would be near-duplicates of each other.
+    let mut c = Clusterer::new(&cfg).unwrap();
+    for (i, t) in texts.iter().enumerate() {
+        c.add_on_site(f.fingerprint(t), &format!("host{i}"));
+    }
+    assert_eq!(c.finish().stats.template_lines, 0);
+}
+
+/// Pages of one site without an article: a template block (cookie notice, newsletter box)
+/// and a few words of their own. Two of them share 80% of their words, but not because one
+/// copies the other.
+fn template_site(g: &mut Words, stubs: usize) -> (Vec<String>, Vec<String>) {
+    let template = g.text(100);
+    let texts = (0..stubs)
+        .map(|_| [template.clone(), g.text(20)].concat().join(" "))
+        .collect();
+    (template, texts)
+}
+
+#[test]
+fn template_pages_are_boilerplate_and_copies_carrying_the_template_still_join() {
+    let mut g = Words(6);
+    let (template, mut texts) = template_site(&mut g, 60);
+    let stub = [template.clone(), g.text(15)].concat().join(" ");
+    texts.push(stub.clone()); // identical template pages: exact copies, one cluster
+    texts.push(stub);
+    let article = g.text(300);
+    let copy = g.edit(&article, 0.10);
+    texts.push([template.clone(), article].concat().join(" "));
+    texts.push([template, copy].concat().join(" "));
+    let n = texts.len() as u32;
+    let r = run(&texts);
+    assert_eq!(r.clusters.len(), 2, "{:?}", r.clusters);
+    assert!(same_cluster(&r, n - 2, n - 1));
+    assert!(same_cluster(&r, n - 4, n - 3));
+    assert_eq!(r.boilerplate, (0..n - 2).collect::<Vec<_>>());
+    assert_eq!(r.stats.boilerplate, u64::from(n - 2));
+    assert_eq!(r.stats.exact_duplicates, 1);
+    assert!(r.too_short.is_empty());
+
+    // Without the popular-phrase rule the template pages would all be one cluster.
+    let cfg = DedupConfig {
+        popular_docs: 10_000,
+        ..DedupConfig::default()
+    };
+    let mut f = Fingerprinter::new(&cfg);
+    let mut c = Clusterer::new(&cfg).unwrap();
+    for t in &texts {
+        c.add(f.fingerprint(t));
+    }
+    let r = c.finish();
+    assert!(r.boilerplate.is_empty());
+    assert!(r.clusters.iter().any(|c| c.members.len() >= 60));
+}
+
+#[test]
+fn short_template_pages_count_towards_popularity() {
+    // 60 stubs under 100 words (too short) make the template popular, so the two long pages
+    // that carry it with little text of their own are boilerplate rather than a cluster.
+    let mut g = Words(7);
+    let template = g.text(70);
+    let mut texts: Vec<String> = (0..60)
+        .map(|_| [template.clone(), g.text(10)].concat().join(" "))
+        .collect();
+    for _ in 0..2 {
+        texts.push([template.clone(), g.text(40)].concat().join(" "));
+    }
+    let r = run(&texts);
+    assert_eq!(r.too_short, (0..60).collect::<Vec<_>>());
+    assert_eq!(r.boilerplate, vec![60, 61]);
+    assert!(r.clusters.is_empty(), "{:?}", r.clusters);
+}
+
+#[test]
+fn a_family_of_near_copies_is_not_mistaken_for_template() {
+    // 20 lightly edited copies of one article share most phrases with each other, but fewer
+    // distinct texts than `popular_docs`: they form one cluster, none is boilerplate.
+    let mut g = Words(8);
+    let base = g.text(400);
+    let mut texts = vec![base.join(" ")];
+    for _ in 0..20 {
+        texts.push(g.edit(&base, 0.03).join(" "));
+    }
+    let r = run(&texts);
+    assert!(r.boilerplate.is_empty());
+    assert_eq!(r.clusters.len(), 1);
+    assert_eq!(r.clusters[0].members.len(), 21);
+}
+
+#[test]
+fn a_family_larger_than_the_popular_limit_is_one_cluster_not_boilerplate() {
+    // A story syndicated to 60 sites, each copy with a few words changed: 61 distinct texts,
+    // more than `popular_docs`, all sharing the story's phrases. They are a few same-text
+    // groups, so the phrases stay evidence: one cluster, none boilerplate.
+    let mut g = Words(9);
+    let base = g.text(400);
+    let mut texts = vec![base.join(" ")];
+    for _ in 0..60 {
+        texts.push(g.edit(&base, 0.01).join(" "));
+    }
+    let distinct: std::collections::HashSet<&String> = texts.iter().collect();
+    assert!(distinct.len() > DedupConfig::default().popular_docs + 20);
+    let r = run(&texts);
+    assert!(r.boilerplate.is_empty(), "{:?}", r.boilerplate);
+    assert_eq!(r.clusters.len(), 1, "{:?}", r.clusters);
+    assert_eq!(r.clusters[0].members.len(), 61);
+
+    // Counting distinct texts instead (only identical signatures grouped), the family's
+    // phrases were template and its copies boilerplate.
+    let cfg = DedupConfig {
+        popular_same_text: 1.0,
+        ..DedupConfig::default()
+    };
+    let mut f = Fingerprinter::new(&cfg);
+    let mut c = Clusterer::new(&cfg).unwrap();
+    for t in &texts {
+        c.add(f.fingerprint(t));
+    }
+    let r = c.finish();
+    assert!(r.boilerplate.len() > 30, "{:?}", r.boilerplate);
+}
+
+#[test]
+fn every_pair_above_threshold_found_by_brute_force_is_clustered() {
+    // 12 families of a base text and edited variants (2-12% of words), plus unrelated texts.
+    let mut g = Words(3);
+    let mut texts = Vec::new();
+    for _ in 0..12 {
+        let len = 150 + (g.next() % 300) as usize;
+        let base = g.text(len);
+        texts.push(base.join(" "));
+        for k in 0..3 {
+            texts.push(g.edit(&base, 0.02 + 0.05 * f64::from(k)).join(" "));
+        }
+        texts.push(g.text(200).join(" "));
+    }
+    let cfg = DedupConfig::default();
+    let mut f = Fingerprinter::new(&cfg);
+    let fps: Vec<Fingerprint> = texts.iter().map(|t| f.fingerprint(t)).collect();
+    let mut c = Clusterer::new(&cfg).unwrap();
+    for fp in &fps {
+        c.add(fp.clone());
+    }
+    let r = c.finish();
+    let mut above = 0;
+    for i in 0..fps.len() {
+        for j in i + 1..fps.len() {
+            let jac = estimate_jaccard(
+                agreements(&fps[i].minhash, &fps[j].minhash),
+                cfg.minhash_perms,
+            );
+            let close = hamming(fps[i].simhash, fps[j].simhash) <= cfg.simhash_max_hamming;
+            // At J >= 0.4 a pair misses all 96 bands with probability < 1e-7; SimHash pairs
+            // within the bound are candidates by construction.
+            if jac >= 0.4 || close {
+                above += 1;
+                assert!(
+                    same_cluster(&r, i as u32, j as u32),
+                    "pair {i},{j} J~{jac} missed"
+                );
+            }
+            if jac < 0.05 && !close {
+                assert!(
+                    !same_cluster(&r, i as u32, j as u32),
+                    "pair {i},{j} J~{jac} joined"
+                );
+            }
+        }
+    }
+    assert!(above >= 12 * 3, "{above} pairs above the threshold");
+}
+
+#[test]
+fn simhash_blocks_find_every_pair_within_the_bound() {
+    // Crafted fingerprints: unrelated MinHash signatures, SimHashes 0..=d bits apart, the same
+    // words within each pair (so verification passes once the pair is a candidate).
+    let cfg = DedupConfig::default();
+    let mut g = Words(4);
+    let mut c = Clusterer::new(&cfg).unwrap();
+    let mut hashes = Vec::new();
+    let mut f = Fingerprinter::new(&cfg);
+    for i in 0..40u32 {
+        let profile = f.fingerprint(&g.text(300).join(" ")).profile;
+        let base = g.next();
+        let mut h = base;
+        for _ in 0..(i % (cfg.simhash_max_hamming + 1)) {
+            h ^= 1u64 << (g.next() % 64);
+        }
+        for (k, sh) in [base, h].into_iter().enumerate() {
+            let minhash: Box<[u8]> = (0..cfg.minhash_perms).map(|_| g.next() as u8).collect();
+            c.add(Fingerprint {
+                words: 500,
+                exact: u128::from(g.next()) << 1 | k as u128,
+                adler32: 0,
+                simhash: sh,
+                minhash,
+                profile: profile.clone(),
+            });
+            hashes.push(sh);
+        }
+    }
+    let r = c.finish();
+    for i in 0..hashes.len() {
+        for j in i + 1..hashes.len() {
+            if hamming(hashes[i], hashes[j]) <= cfg.simhash_max_hamming {
+                assert!(same_cluster(&r, i as u32, j as u32), "pair {i},{j}");
+            }
+        }
+    }
+}
+
+#[test]
+fn clusters_do_not_depend_on_fingerprinting_order_or_threads() {
+    let mut g = Words(5);
+    let mut texts = Vec::new();
+    for _ in 0..20 {
+        let base = g.text(300);
+        texts.push(base.join(" "));
+        texts.push(g.edit(&base, 0.08).join(" "));
+        texts.push(g.text(300).join(" "));
+    }
+    let cfg = DedupConfig::default();
+    let serial = run(&texts);
+    for threads in [2usize, 4] {
+        let mut fps: Vec<Option<Fingerprint>> = vec![None; texts.len()];
+        std::thread::scope(|s| {
+            let hs: Vec<_> = (0..threads)
+                .map(|w| {
+                    let (texts, cfg) = (&texts, &cfg);
+                    s.spawn(move || {
+                        let mut f = Fingerprinter::new(cfg);
+                        // Each worker goes backwards through its share.
+                        (w..texts.len())
+                            .step_by(threads)
+                            .rev()
+                            .map(|i| (i, f.fingerprint(&texts[i])))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            for h in hs {
+                for (i, fp) in h.join().unwrap() {
+                    fps[i] = Some(fp);
+                }
+            }
+        });
+        let mut c = Clusterer::new(&cfg).unwrap();
+        for fp in fps.into_iter().flatten() {
+            c.add(fp);
+        }
+        assert_eq!(c.finish_on(threads), serial);
+    }
+    assert_eq!(serial.clusters.len(), 20);
+    assert!(serial
+        .clusters
+        .windows(2)
+        .all(|w| w[0].representative < w[1].representative));
+}
