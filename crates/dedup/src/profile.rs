@@ -84,11 +84,11 @@ mod hex_words {
     use serde::{de::Error, Deserialize, Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(v: &[u32], s: S) -> Result<S::Ok, S::Error> {
-        let mut out = String::with_capacity(v.len() * 8);
+        let mut out = Vec::with_capacity(v.len() * 8);
         for w in v {
-            super::push_hex(&mut out, u64::from(*w), 8);
+            super::push_hex(&mut out, &w.to_be_bytes());
         }
-        s.serialize_str(&out)
+        s.serialize_str(&super::ascii(out))
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Box<[u32]>, D::Error> {
@@ -113,12 +113,12 @@ mod hex_lines {
     use serde::{de::Error, Deserialize, Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(v: &[Line], s: S) -> Result<S::Ok, S::Error> {
-        let mut out = String::with_capacity(v.len() * 24);
+        let mut out = Vec::with_capacity(v.len() * 24);
         for l in v {
-            super::push_hex(&mut out, l.hash, 16);
-            super::push_hex(&mut out, u64::from(l.end), 8);
+            super::push_hex(&mut out, &l.hash.to_be_bytes());
+            super::push_hex(&mut out, &l.end.to_be_bytes());
         }
-        s.serialize_str(&out)
+        s.serialize_str(&super::ascii(out))
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Box<[Line]>, D::Error> {
@@ -143,16 +143,38 @@ mod hex_lines {
     }
 }
 
-fn push_hex(out: &mut String, v: u64, digits: u32) {
+/// `HEX_PAIRS[b]`: the two lower-case hex digits of byte `b`.
+static HEX_PAIRS: [[u8; 2]; 256] = {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    for k in (0..digits).rev() {
-        out.push(char::from(HEX[((v >> (4 * k)) & 15) as usize]));
+    let mut t = [[0u8; 2]; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = [HEX[b >> 4], HEX[b & 15]];
+        b += 1;
     }
+    t
+};
+
+fn push_hex(out: &mut Vec<u8>, bytes: &[u8]) {
+    for &b in bytes {
+        out.extend_from_slice(&HEX_PAIRS[usize::from(b)]);
+    }
+}
+
+/// Hex digits as a `String` (they are ASCII).
+fn ascii(hex: Vec<u8>) -> String {
+    String::from_utf8(hex).unwrap_or_default()
 }
 
 fn parse_hex(c: &[u8]) -> Option<u64> {
     c.iter().try_fold(0u64, |acc, &b| {
-        Some(acc << 4 | u64::from(char::from(b).to_digit(16)?))
+        let d = match b {
+            b'0'..=b'9' => b - b'0',
+            b'a'..=b'f' => b - b'a' + 10,
+            b'A'..=b'F' => b - b'A' + 10,
+            _ => return None,
+        };
+        Some(acc << 4 | u64::from(d))
     })
 }
 
