@@ -112,6 +112,11 @@ pub struct ClusterStats {
     pub template_word_share: f64,
     /// Exact groups of too-short web pages (documents with a site), not clustered.
     pub short_web_exact_groups: u64,
+    /// Pairs of distinct too-short texts sharing at least `threshold` of their words (not
+    /// clustered: a lower `min_words` would judge them).
+    pub short_near_pairs: u64,
+    /// Too-short texts in such pairs.
+    pub short_near_documents: u64,
     /// Bucket comparisons skipped by the per-bucket window.
     pub bucket_comparisons_skipped: u64,
     /// Distinct texts whose Adler-32 equals that of another distinct text.
@@ -289,6 +294,7 @@ impl Clusterer {
             .filter(|&h| self.judged(&fps[h as usize]) && !boilerplate_head[h as usize])
             .collect();
         let pairs = self.candidates(&search, &popular, &mut stats, threads);
+        self.count_short_near(&groups.heads, &popular, &mut stats, threads);
         drop(popular);
 
         // 4: site templates; heads mostly made of template lines are boilerplate too.
@@ -389,6 +395,40 @@ impl Clusterer {
             }
         }
         out
+    }
+
+    /// Counts the near-duplicate pairs among too-short texts (same candidates and threshold, on
+    /// all their words), for the report: they are not clustered, but a user learns what a lower
+    /// `min_words` would join.
+    fn count_short_near(
+        &self,
+        heads: &[u32],
+        popular: &Popularity,
+        stats: &mut ClusterStats,
+        threads: usize,
+    ) {
+        let short: Vec<u32> = heads
+            .iter()
+            .copied()
+            .filter(|&h| !self.judged(&self.fps[h as usize]))
+            .collect();
+        let mut scratch = ClusterStats::default();
+        let pairs = self.candidates(&short, popular, &mut scratch, threads);
+        let bag = |d: u32| self.fps[d as usize].profile.bag(|_| true);
+        let near: Vec<(u32, u32)> = crawlsift_common::parallel::in_parallel(threads, &pairs, |c| {
+            c.iter()
+                .copied()
+                .filter(|&(a, b)| {
+                    crate::profile::word_share(&bag(a), &bag(b)) >= self.cfg.threshold
+                })
+                .collect::<Vec<_>>()
+        })
+        .concat();
+        let mut docs: Vec<u32> = near.iter().flat_map(|&(a, b)| [a, b]).collect();
+        docs.sort_unstable();
+        docs.dedup();
+        stats.short_near_pairs = near.len() as u64;
+        stats.short_near_documents = docs.len() as u64;
     }
 
     /// Candidate pairs `(a, b)`, `a < b`, sorted: heads sharing a band key (MinHash, bands
