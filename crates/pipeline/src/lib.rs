@@ -10,6 +10,7 @@ wires these pieces together. One module per concept:
 * [`inputs`]: the input set, the reading loop and the read tally; [`summary`]: what reading one
   input gave ([`FileSummary`]);
 * [`dedup`]: the threads of a dedup run up to clustering; [`collect`]: its collector;
+  [`catalog`]: what the collector keeps per record for `documents.jsonl.gz`;
 * [`checkpoint`]: the per-input checkpoint format of resumable runs;
 * [`verdict`]: what clustering decided per document (the keep/duplicate rule);
 * [`lines`]: the JSON line types of the outputs; [`write`](mod@write): their writers; [`output`]: files that
@@ -40,6 +41,7 @@ assert_eq!(texts, ["Hello there, reader."]);
 */
 #![deny(missing_docs)]
 
+pub mod catalog;
 pub mod checkpoint;
 pub mod collect;
 pub mod dedup;
