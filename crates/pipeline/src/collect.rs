@@ -6,12 +6,11 @@ use std::collections::BTreeMap;
 
 use crawlsift_dedup::Clusterer;
 use crawlsift_extractor::Extractor;
-use crawlsift_reader::Record;
+use crawlsift_reader::{FileReport, Record};
 
 use crate::catalog::{Catalog, DocMeta, FingerprintSummary};
 use crate::checkpoint::{Checkpoints, Entry};
 use crate::page::{clustered_page, Origin};
-use crate::summary::FileSummary;
 use crate::write::TextSpill;
 
 /// The reason name of a record that reached the collector without a fingerprint.
@@ -27,7 +26,7 @@ pub enum Batch<T> {
     /// Records (then entries) of the current input.
     Items(Vec<T>),
     /// An input read to its end, with its summary: the collector checkpoints it.
-    FileDone(u32, Result<FileSummary, String>),
+    FileDone(u32, Result<FileReport, String>),
     /// An input checkpointed by an earlier run: the collector replays it.
     Replay(u32),
 }
@@ -75,7 +74,7 @@ pub struct Collected {
     /// The spilled texts, for `--text`.
     pub spill: Option<TextSpill>,
     /// Per input, its summary if it was read (or replayed).
-    pub reports: Vec<Option<Result<FileSummary, String>>>,
+    pub reports: Vec<Option<Result<FileReport, String>>>,
 }
 
 /// Takes entries in input order and keeps what the outputs need (see the module doc).
@@ -88,7 +87,7 @@ pub struct Collector<'a> {
     keep_text: bool,
     /// Entries of the input being read, for its checkpoint.
     pending: Vec<Entry>,
-    reports: Vec<Option<Result<FileSummary, String>>>,
+    reports: Vec<Option<Result<FileReport, String>>>,
 }
 
 impl<'a> Collector<'a> {
@@ -178,7 +177,7 @@ impl<'a> Collector<'a> {
     pub fn file_done(
         &mut self,
         file: u32,
-        summary: Result<FileSummary, String>,
+        summary: Result<FileReport, String>,
         checkpoint: bool,
     ) -> anyhow::Result<()> {
         let entries = std::mem::take(&mut self.pending);

@@ -10,17 +10,17 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use crawlsift_dedup::{probability, ClusterStats, Clustering, DedupConfig};
+use crawlsift_reader::{FileReport, RecordError};
 use serde::Serialize;
 use serde_json::json;
 
 use crate::dedup::StageTimes;
-use crate::inputs::{InputSet, ReadTally};
-use crate::summary::FileSummary;
+use crate::inputs::{add_counts, errors_by_name, InputSet, ReadTally};
 
 /// Everything `report.json` is built from.
 pub struct ReportParts<'a> {
     /// Per input, its summary if it was read.
-    pub reports: &'a [Option<Result<FileSummary, String>>],
+    pub reports: &'a [Option<Result<FileReport, String>>],
     /// The inputs.
     pub inputs: &'a InputSet,
     /// How reading went.
@@ -162,9 +162,9 @@ pub enum FileLine<'a> {
         /// Bytes consumed.
         bytes: u64,
         /// Record errors by kind.
-        errors: &'a BTreeMap<String, u64>,
+        errors: BTreeMap<String, u64>,
         /// The first few errors.
-        error_examples: &'a [String],
+        error_examples: &'a [RecordError],
     },
     /// An input that failed (or was not read).
     Failed {
@@ -177,18 +177,18 @@ pub enum FileLine<'a> {
 
 /// Builds `report.json` from a run's parts.
 pub fn build_report<'a>(p: &ReportParts<'a>) -> DedupReport<'a> {
-    let mut total = FileSummary::default();
+    let mut total = FileReport::default();
     let mut files = Vec::new();
     for (fi, r) in p.reports.iter().enumerate() {
         let file = p.inputs.name(fi as u32);
         files.push(match r {
             Some(Ok(r)) => {
-                total.add(r);
+                add_counts(&mut total, r);
                 FileLine::Read {
                     file,
                     records: r.records,
                     bytes: r.bytes_in,
-                    errors: &r.errors,
+                    errors: errors_by_name(r),
                     error_examples: &r.error_examples,
                 }
             }
@@ -199,6 +199,7 @@ pub fn build_report<'a>(p: &ReportParts<'a>) -> DedupReport<'a> {
             },
         });
     }
+    let record_errors = errors_by_name(&total);
     let st = &p.clustering.stats;
     let secs = |d: Duration| (d.as_secs_f64() * 1000.0).round() / 1000.0;
     let ns = |a: &AtomicU64| (a.load(Ordering::Relaxed) as f64 / 1e9 * 1000.0).round() / 1000.0;
@@ -207,7 +208,7 @@ pub fn build_report<'a>(p: &ReportParts<'a>) -> DedupReport<'a> {
     DedupReport {
         records: total.records,
         records_by_type: total.records_by_kind,
-        record_errors: total.errors,
+        record_errors,
         skipped: p.skipped,
         documents: p.documents,
         too_short: st.too_short,
