@@ -1,9 +1,6 @@
 //! `report.json` of a dedup run: the typed [`DedupReport`] (field order is output order) and
 //! [`build_report`], which fills it from the run's parts ([`ReportParts`]). To report something
 //! new, add a field to the struct (or to one of its parts) and fill it in `build_report`.
-//!
-//! [`candidate_bounds`] (the seed formulas of band probabilities) is report maths that belongs
-//! beside `crawlsift_dedup::probability`; it stays here until it moves there.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -12,7 +9,6 @@ use std::time::Duration;
 use crawlsift_dedup::{probability, ClusterStats, Clustering, DedupConfig};
 use crawlsift_reader::{FileReport, RecordError};
 use serde::Serialize;
-use serde_json::json;
 
 use crate::dedup::StageTimes;
 use crate::inputs::{add_counts, errors_by_name, InputSet, ReadTally};
@@ -87,8 +83,8 @@ pub struct DedupReport<'a> {
     pub cluster_stats: &'a ClusterStats,
     /// Dedup parameters.
     pub parameters: &'a DedupConfig,
-    /// Band probabilities ([`candidate_bounds`]).
-    pub candidate_probabilities: serde_json::Value,
+    /// Band probabilities ([`probability::candidate_bounds`]).
+    pub candidate_probabilities: probability::CandidateBounds,
     /// Worker threads.
     pub threads: usize,
     /// Wall and busy times.
@@ -221,7 +217,7 @@ pub fn build_report<'a>(p: &ReportParts<'a>) -> DedupReport<'a> {
         adler32_collisions: st.adler32_collisions,
         cluster_stats: st,
         parameters: p.cfg,
-        candidate_probabilities: candidate_bounds(p.cfg, st),
+        candidate_probabilities: probability::candidate_bounds(p.cfg, st),
         threads: p.threads,
         seconds: Seconds {
             read_extract_fingerprint: secs(t.read_done),
@@ -251,48 +247,4 @@ pub fn peak_rss_bytes() -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
-}
-
-/// The seed formulas at a few similarities, for the chosen parameters, beside the rates measured
-/// in this run: SimHash with L groups of K bits, P(miss) = (1 - p^K)^L for a pair agreeing on a
-/// fraction p of bits and P(false candidate) = 1 - (1 - q^K)^L; b-bit MinHash LSH with b bands of
-/// r rows, P(candidate) = 1 - (1 - s'^r)^b.
-///
-/// To move into `crawlsift_dedup` beside `probability`.
-pub fn candidate_bounds(cfg: &DedupConfig, st: &ClusterStats) -> serde_json::Value {
-    let l = cfg.simhash_max_hamming + 1; // pigeonhole blocks: a pair within the bound shares one
-    let k = 64 / l;
-    let simhash: Vec<_> = [0u32, 2, 3, 4, 6, 10, 16, 20, 32]
-        .iter()
-        .map(|&h| {
-            let p = 1.0 - f64::from(h) / 64.0;
-            json!({
-                "hamming": h, "bit_agreement": p,
-                "p_miss": probability::simhash_miss(p, k, l),
-                "p_candidate": probability::simhash_false_candidate(p, k, l),
-            })
-        })
-        .collect();
-    let minhash: Vec<_> = [0.05f64, 0.1, 0.19, 0.3, 0.5, 0.8]
-        .iter()
-        .map(|&s| {
-            let c = probability::bbit_minhash_candidate(
-                s,
-                crawlsift_common::limits::DEDUP_MINHASH_BITS,
-                cfg.lsh_rows as u32,
-                cfg.lsh_bands as u32,
-            );
-            json!({"jaccard": s, "p_candidate": c, "p_miss": 1.0 - c})
-        })
-        .collect();
-    let checks = st.minhash_candidate_checks + st.simhash_candidate_checks;
-    json!({
-        "simhash": {"groups_l": l, "bits_per_group_k": k, "by_hamming_distance": simhash},
-        "minhash_lsh": {"bands": cfg.lsh_bands, "rows": cfg.lsh_rows, "by_jaccard": minhash},
-        "measured": {
-            "candidate_checks": checks,
-            "verified_pairs": st.verified_pairs,
-            "rejected_fraction": if checks > 0 { 1.0 - st.verified_pairs as f64 / checks as f64 } else { 0.0 },
-        },
-    })
 }
