@@ -9,9 +9,11 @@ use clap::Args;
 use crawlsift_common::limits::TEXT_QUEUE_CAP;
 use crawlsift_reader::{ReaderConfig, Record};
 
+use crawlsift_pipeline::inputs::{add_counts, errors_by_name};
 use crawlsift_pipeline::lines::RecordLine;
 use crawlsift_pipeline::stages::{self, Reorder};
-use crawlsift_pipeline::{FileSummary, InputSet};
+use crawlsift_pipeline::InputSet;
+use crawlsift_reader::FileReport;
 
 /// Arguments of `crawlsift records`.
 #[derive(Args, Debug)]
@@ -70,7 +72,7 @@ fn decode(rec: &Record) -> (Option<u16>, u64, HttpTally) {
 }
 
 /// Per input, its summary if it was read to its end.
-type Reports = Vec<Option<Result<FileSummary, String>>>;
+type Reports = Vec<Option<Result<FileReport, String>>>;
 
 /// One batch's output: its JSON lines, and HTTP tallies per input.
 type Decoded = (Vec<u8>, Vec<(u32, HttpTally)>);
@@ -173,11 +175,11 @@ fn decode_batch(batch: &[Record], inputs: &InputSet, summary: bool) -> Decoded {
 
 /// Prints the `--summary` lines: one per input read, then the total.
 fn print_summaries(inputs: &InputSet, reports: &Reports, tallies: &[HttpTally]) {
-    let mut total = FileSummary::default();
+    let mut total = FileReport::default();
     let mut total_tally = HttpTally::default();
     for (fi, r) in reports.iter().enumerate() {
         if let Some(Ok(r)) = r {
-            total.add(r);
+            add_counts(&mut total, r);
             total_tally.add(&tallies[fi]);
             print_summary(inputs.name(fi as u32), r, &tallies[fi]);
         }
@@ -186,13 +188,16 @@ fn print_summaries(inputs: &InputSet, reports: &Reports, tallies: &[HttpTally]) 
 }
 
 /// Prints one `--summary` line.
-fn print_summary(name: &str, r: &FileSummary, t: &HttpTally) {
+fn print_summary(name: &str, r: &FileReport, t: &HttpTally) {
     let kinds: Vec<String> = r
         .records_by_kind
         .iter()
         .map(|(k, n)| format!("{k}={n}"))
         .collect();
-    let errors: Vec<String> = r.errors.iter().map(|(k, n)| format!("{k}={n}")).collect();
+    let errors: Vec<String> = errors_by_name(r)
+        .iter()
+        .map(|(k, n)| format!("{k}={n}"))
+        .collect();
     println!(
         "{name}: records={} [{}] bytes_in={} block_bytes={} http={} http_errors={} lying_headers={} payload_bytes={} errors={} [{}] digests ok={} mismatch={} unsupported={}",
         r.records,
@@ -205,8 +210,8 @@ fn print_summary(name: &str, r: &FileSummary, t: &HttpTally) {
         t.payload_bytes,
         r.error_count(),
         errors.join(" "),
-        r.digests[0],
-        r.digests[1],
-        r.digests[2],
+        r.digests.ok,
+        r.digests.mismatch,
+        r.digests.unsupported,
     );
 }

@@ -137,23 +137,34 @@ fn sample_crawl_duplicates_are_found_and_nothing_else_is_joined() {
 #[test]
 fn outputs_are_identical_with_one_and_four_threads() {
     let dir = tempfile::tempdir().unwrap();
-    let mut inputs = vec!["data/sample.warc.gz".to_string()];
-    // A larger generated corpus when the harness is there: more batches, more reordering.
-    if let Some(shared) = shared("outputs_are_identical_with_one_and_four_threads (generated part)")
-    {
-        let corpus = dir.path().join("corpus");
-        makecorpus(
-            &shared,
-            &corpus,
-            &[
-                "--docs", "400", "--seed", "9", "--format", "warc-gz", "--files", "2",
-            ],
-        );
-        inputs.push(corpus.to_str().unwrap().to_string());
-    }
+    assert_same_outputs_with_one_and_four_threads(dir.path(), &["data/sample.warc.gz"]);
+}
+
+#[test]
+#[ignore = "needs ../shared"]
+fn outputs_of_a_generated_corpus_are_identical_with_one_and_four_threads() {
+    // A larger generated corpus: more batches, more reordering.
+    let shared = needs_shared();
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus");
+    makecorpus(
+        &shared,
+        &corpus,
+        &[
+            "--docs", "400", "--seed", "9", "--format", "warc-gz", "--files", "2",
+        ],
+    );
+    assert_same_outputs_with_one_and_four_threads(
+        dir.path(),
+        &["data/sample.warc.gz", corpus.to_str().unwrap()],
+    );
+}
+
+/// Runs dedup over `inputs` with 1 and with 4 threads (outputs under `dir`) and compares.
+fn assert_same_outputs_with_one_and_four_threads(dir: &Path, inputs: &[&str]) {
     let mut outs = Vec::new();
     for threads in ["1", "4"] {
-        let out = dir.path().join(format!("out{threads}"));
+        let out = dir.join(format!("out{threads}"));
         let mut args = vec![
             "dedup",
             "--quiet",
@@ -162,7 +173,7 @@ fn outputs_are_identical_with_one_and_four_threads() {
             "--out",
             out.to_str().unwrap(),
         ];
-        args.extend(inputs.iter().map(String::as_str));
+        args.extend(inputs);
         crawlsift_ok(&args, 0);
         outs.push(out);
     }

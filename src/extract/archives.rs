@@ -15,13 +15,14 @@ use crawlsift_pipeline::lines::{FeedItemLine, PageLine};
 use crawlsift_pipeline::output::AtomicFile;
 use crawlsift_pipeline::page::{extract_record, mime, Outcome};
 use crawlsift_pipeline::stages::{self, Reorder};
-use crawlsift_pipeline::{FileSummary, InputSet};
+use crawlsift_pipeline::InputSet;
+use crawlsift_reader::FileReport;
 
 use super::ExtractArgs;
 use crate::progress::Progress;
 
 /// Per input, its summary if it was read to its end.
-type Reports = Vec<Option<Result<FileSummary, String>>>;
+type Reports = Vec<Option<Result<FileReport, String>>>;
 
 /// One batch's output, in input order.
 struct Extracted {

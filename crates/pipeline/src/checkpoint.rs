@@ -18,11 +18,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use crawlsift_common::SourcePos;
 use crawlsift_dedup::{DedupConfig, Fingerprint};
+use crawlsift_reader::FileReport;
 use serde::{Deserialize, Serialize};
 
 use crate::inputs::InputSet;
 use crate::output::AtomicFile;
-use crate::summary::FileSummary;
 
 /// The folder inside `--out` that holds checkpoints.
 pub const CHECKPOINT_DIR: &str = ".checkpoint";
@@ -161,7 +161,7 @@ impl Checkpoints {
     pub fn save(
         &mut self,
         file: u32,
-        summary: &FileSummary,
+        summary: &FileReport,
         entries: Vec<Entry>,
     ) -> anyhow::Result<()> {
         let previous = self.writing.take();
@@ -205,7 +205,7 @@ impl Checkpoints {
         &self,
         file: u32,
         each: &mut dyn FnMut(Entry) -> anyhow::Result<()>,
-    ) -> anyhow::Result<FileSummary> {
+    ) -> anyhow::Result<FileReport> {
         let path = self.dir.join(file_name(file));
         let bad = || {
             format!(
@@ -215,7 +215,7 @@ impl Checkpoints {
             )
         };
         let mut lines = BufReader::new(fs::File::open(&path).with_context(bad)?).lines();
-        let summary: FileSummary =
+        let summary: FileReport =
             serde_json::from_str(&lines.next().with_context(bad)?.with_context(bad)?)
                 .with_context(bad)?;
         for line in lines {

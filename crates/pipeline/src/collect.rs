@@ -6,11 +6,11 @@ use std::collections::BTreeMap;
 
 use crawlsift_dedup::Clusterer;
 use crawlsift_extractor::Extractor;
-use crawlsift_reader::Record;
+use crawlsift_reader::{FileReport, Record};
 
+use crate::catalog::{Catalog, DocMeta, FingerprintSummary};
 use crate::checkpoint::{Checkpoints, Entry};
 use crate::page::{clustered_page, Origin};
-use crate::summary::FileSummary;
 use crate::write::TextSpill;
 
 /// The reason name of a record that reached the collector without a fingerprint.
@@ -26,7 +26,7 @@ pub enum Batch<T> {
     /// Records (then entries) of the current input.
     Items(Vec<T>),
     /// An input read to its end, with its summary: the collector checkpoints it.
-    FileDone(u32, Result<FileSummary, String>),
+    FileDone(u32, Result<FileReport, String>),
     /// An input checkpointed by an earlier run: the collector replays it.
     Replay(u32),
 }
@@ -63,53 +63,6 @@ pub fn entry_of(rec: &Record, ex: &mut Extractor) -> Entry {
     e
 }
 
-/// A page's fingerprint as `documents.jsonl.gz` shows it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FingerprintSummary {
-    /// Normalized words.
-    pub words: u32,
-    /// Exact hash of the normalized text.
-    pub exact: u128,
-    /// SimHash.
-    pub simhash: u64,
-}
-
-/// What the collector keeps per record for `documents.jsonl.gz`.
-#[derive(Debug, Clone)]
-pub struct DocMeta {
-    /// The record's identity.
-    pub origin: Origin,
-    /// The page's title (empty for a skipped record).
-    pub title: String,
-    /// The page's fingerprint summary.
-    pub fp: Option<FingerprintSummary>,
-    /// Why the record gave no page.
-    pub skipped: Option<String>,
-    /// The page's document number (order of `Clusterer::add`).
-    pub doc: Option<u32>,
-}
-
-/// Per-record metadata in input order, and where each document's record is.
-#[derive(Debug, Clone, Default)]
-pub struct Catalog {
-    /// Every record with a line in `documents.jsonl.gz`, in input order.
-    pub metas: Vec<DocMeta>,
-    /// For document `d`, the index of its record in `metas`.
-    pub docs: Vec<usize>,
-}
-
-impl Catalog {
-    /// The record of document `doc`.
-    pub fn doc(&self, doc: u32) -> &DocMeta {
-        &self.metas[self.docs[doc as usize]]
-    }
-
-    /// Documents (pages given to the clusterer).
-    pub fn documents(&self) -> usize {
-        self.docs.len()
-    }
-}
-
 /// What the collector gathered once every input was read (or replayed).
 pub struct Collected {
     /// The clusterer holding every document's fingerprint, in input order.
@@ -121,7 +74,7 @@ pub struct Collected {
     /// The spilled texts, for `--text`.
     pub spill: Option<TextSpill>,
     /// Per input, its summary if it was read (or replayed).
-    pub reports: Vec<Option<Result<FileSummary, String>>>,
+    pub reports: Vec<Option<Result<FileReport, String>>>,
 }
 
 /// Takes entries in input order and keeps what the outputs need (see the module doc).
@@ -134,7 +87,7 @@ pub struct Collector<'a> {
     keep_text: bool,
     /// Entries of the input being read, for its checkpoint.
     pending: Vec<Entry>,
-    reports: Vec<Option<Result<FileSummary, String>>>,
+    reports: Vec<Option<Result<FileReport, String>>>,
 }
 
 impl<'a> Collector<'a> {
@@ -225,7 +178,7 @@ impl<'a> Collector<'a> {
     pub fn file_done(
         &mut self,
         file: u32,
-        summary: Result<FileSummary, String>,
+        summary: Result<FileReport, String>,
         checkpoint: bool,
     ) -> anyhow::Result<()> {
         let entries = std::mem::take(&mut self.pending);

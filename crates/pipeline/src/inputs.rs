@@ -2,6 +2,7 @@
 //! use for them, the loop that reads them in order, and the tally of how reading went
 //! ([`ReadTally`]).
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -9,11 +10,24 @@ use anyhow::Context;
 use std::thread::ScopedJoinHandle;
 
 use crawlsift_common::limits::RAW_QUEUE_CAP;
-use crawlsift_reader::{Input, ReaderConfig, Record};
+use crawlsift_reader::{FileReport, Input, ReaderConfig, Record};
 use crossbeam_channel::Receiver;
 
 use crate::stages::{self, Numbered};
-use crate::summary::FileSummary;
+
+/// Adds input `o`'s counts (records, bytes, errors, digests) to `total`, the totals of a run.
+pub fn add_counts(total: &mut FileReport, o: &FileReport) {
+    total.merge(o);
+    total.bytes_in += o.bytes_in;
+}
+
+/// Record errors of `r` by kind name, in name order, as summaries and `report.json` show them.
+pub fn errors_by_name(r: &FileReport) -> BTreeMap<String, u64> {
+    r.errors
+        .iter()
+        .map(|(k, n)| (k.as_str().to_string(), *n))
+        .collect()
+}
 
 /// Whether the run was asked to stop (Ctrl-C): the reading loop checks it between batches.
 pub type Cancelled<'a> = &'a (dyn Fn() -> bool + Sync);
@@ -39,7 +53,7 @@ pub enum ReadEvent {
     /// A batch of records of the current input.
     Records(Vec<Record>),
     /// Input `file` was read to its end (or failed to open): its summary.
-    FileDone(u32, Result<FileSummary, String>),
+    FileDone(u32, Result<FileReport, String>),
     /// Input `file` was not read because `skip` said so (its results are checkpointed).
     Skipped(u32),
 }
@@ -47,7 +61,7 @@ pub enum ReadEvent {
 /// How the reading loop ended.
 pub struct ReadOutcome {
     /// Per input, its summary if it was read to its end.
-    pub reports: Vec<Option<Result<FileSummary, String>>>,
+    pub reports: Vec<Option<Result<FileReport, String>>>,
     /// Time spent reading (not waiting on a full channel).
     pub busy: Duration,
 }
@@ -140,7 +154,7 @@ impl InputSet {
             if !listening {
                 break; // this input was not read to its end: it has no summary
             }
-            let summary = r.as_ref().map(FileSummary::from).map_err(|e| e.to_string());
+            let summary = r.as_ref().cloned().map_err(|e| e.to_string());
             reports[fi as usize] = Some(summary.clone());
             listening = send(ReadEvent::FileDone(fi, summary));
         }
@@ -173,13 +187,13 @@ impl InputSet {
     /// Tallies per-input results (in input order), printing each failure and record error
     /// example to stderr with the file's name unless `quiet`. A file met while walking a directory
     /// that holds no archive at all is skipped with a notice, not counted as an error.
-    pub fn tally(&self, reports: &[Option<Result<FileSummary, String>>], quiet: bool) -> ReadTally {
+    pub fn tally(&self, reports: &[Option<Result<FileReport, String>>], quiet: bool) -> ReadTally {
         let mut t = ReadTally::default();
         for (fi, r) in reports.iter().enumerate() {
             let name = self.name(fi as u32);
             match r {
                 None => {}
-                Some(Ok(r)) if r.records == 0 && !r.archive => {
+                Some(Ok(r)) if r.records == 0 && r.format.is_none() => {
                     // Met in a directory (a README, a checksum list), it is passed over; named on
                     // the command line, the user expected records from it.
                     if self.from_dir.get(fi).copied().unwrap_or(false) {
@@ -192,7 +206,7 @@ impl InputSet {
                         let why = r
                             .error_examples
                             .first()
-                            .map_or("empty input", String::as_str);
+                            .map_or("empty input".to_string(), |e| e.to_string());
                         eprintln!("crawlsift: {name}: not an archive (no WARC, ARC or TREC record): {why}");
                     }
                 }

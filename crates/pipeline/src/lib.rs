@@ -7,9 +7,10 @@ wires these pieces together. One module per concept:
 
 * [`page`]: which records are pages and what text they give (the page policy, in one place);
 * [`stages`]: producer, worker pools and the ordered collector over bounded channels;
-* [`inputs`]: the input set, the reading loop and the read tally; [`summary`]: what reading one
-  input gave ([`FileSummary`]);
+* [`inputs`]: the input set, the reading loop and the read tally (what reading one input gave is
+  the reader's `FileReport`, which checkpoints keep as JSON);
 * [`dedup`]: the threads of a dedup run up to clustering; [`collect`]: its collector;
+  [`catalog`]: what the collector keeps per record for `documents.jsonl.gz`;
 * [`checkpoint`]: the per-input checkpoint format of resumable runs;
 * [`verdict`]: what clustering decided per document (the keep/duplicate rule);
 * [`lines`]: the JSON line types of the outputs; [`write`](mod@write): their writers; [`output`]: files that
@@ -40,6 +41,7 @@ assert_eq!(texts, ["Hello there, reader."]);
 */
 #![deny(missing_docs)]
 
+pub mod catalog;
 pub mod checkpoint;
 pub mod collect;
 pub mod dedup;
@@ -50,9 +52,7 @@ pub mod page;
 pub mod report;
 pub mod site;
 pub mod stages;
-pub mod summary;
 pub mod verdict;
 pub mod write;
 
 pub use inputs::{InputSet, ReadTally};
-pub use summary::FileSummary;

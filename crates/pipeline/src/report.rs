@@ -1,27 +1,23 @@
 //! `report.json` of a dedup run: the typed [`DedupReport`] (field order is output order) and
 //! [`build_report`], which fills it from the run's parts ([`ReportParts`]). To report something
 //! new, add a field to the struct (or to one of its parts) and fill it in `build_report`.
-//!
-//! [`candidate_bounds`] (the seed formulas of band probabilities) is report maths that belongs
-//! beside `crawlsift_dedup::probability`; it stays here until it moves there.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use crawlsift_dedup::{probability, ClusterStats, Clustering, DedupConfig};
+use crawlsift_reader::{FileReport, RecordError};
 use serde::Serialize;
-use serde_json::json;
 
 use crate::dedup::StageTimes;
-use crate::inputs::{InputSet, ReadTally};
+use crate::inputs::{add_counts, errors_by_name, InputSet, ReadTally};
 use crate::lines::rounded;
-use crate::summary::FileSummary;
 
 /// Everything `report.json` is built from.
 pub struct ReportParts<'a> {
     /// Per input, its summary if it was read.
-    pub reports: &'a [Option<Result<FileSummary, String>>],
+    pub reports: &'a [Option<Result<FileReport, String>>],
     /// The inputs.
     pub inputs: &'a InputSet,
     /// How reading went.
@@ -90,8 +86,8 @@ pub struct DedupReport<'a> {
     pub parameters: &'a DedupConfig,
     /// What counts as a duplicate and how close the clusters are.
     pub verification: Verification,
-    /// Band probabilities ([`candidate_bounds`]).
-    pub candidate_probabilities: serde_json::Value,
+    /// Band probabilities ([`probability::candidate_bounds`]).
+    pub candidate_probabilities: probability::CandidateBounds,
     /// Worker threads.
     pub threads: usize,
     /// Wall and busy times.
@@ -165,9 +161,9 @@ pub enum FileLine<'a> {
         /// Bytes consumed.
         bytes: u64,
         /// Record errors by kind.
-        errors: &'a BTreeMap<String, u64>,
+        errors: BTreeMap<String, u64>,
         /// The first few errors.
-        error_examples: &'a [String],
+        error_examples: &'a [RecordError],
     },
     /// An input that failed (or was not read).
     Failed {
@@ -180,18 +176,18 @@ pub enum FileLine<'a> {
 
 /// Builds `report.json` from a run's parts.
 pub fn build_report<'a>(p: &ReportParts<'a>) -> DedupReport<'a> {
-    let mut total = FileSummary::default();
+    let mut total = FileReport::default();
     let mut files = Vec::new();
     for (fi, r) in p.reports.iter().enumerate() {
         let file = p.inputs.name(fi as u32);
         files.push(match r {
             Some(Ok(r)) => {
-                total.add(r);
+                add_counts(&mut total, r);
                 FileLine::Read {
                     file,
                     records: r.records,
                     bytes: r.bytes_in,
-                    errors: &r.errors,
+                    errors: errors_by_name(r),
                     error_examples: &r.error_examples,
                 }
             }
@@ -202,6 +198,7 @@ pub fn build_report<'a>(p: &ReportParts<'a>) -> DedupReport<'a> {
             },
         });
     }
+    let record_errors = errors_by_name(&total);
     let st = &p.clustering.stats;
     let secs = |d: Duration| (d.as_secs_f64() * 1000.0).round() / 1000.0;
     let ns = |a: &AtomicU64| (a.load(Ordering::Relaxed) as f64 / 1e9 * 1000.0).round() / 1000.0;
@@ -210,7 +207,7 @@ pub fn build_report<'a>(p: &ReportParts<'a>) -> DedupReport<'a> {
     DedupReport {
         records: total.records,
         records_by_type: total.records_by_kind,
-        record_errors: total.errors,
+        record_errors,
         skipped: p.skipped,
         documents: p.documents,
         too_short: st.too_short,
@@ -224,7 +221,7 @@ pub fn build_report<'a>(p: &ReportParts<'a>) -> DedupReport<'a> {
         cluster_stats: st,
         parameters: p.cfg,
         verification: Verification::of(p.cfg, p.clustering),
-        candidate_probabilities: candidate_bounds(p.cfg, st),
+        candidate_probabilities: probability::candidate_bounds(p.cfg, st),
         threads: p.threads,
         seconds: Seconds {
             read_extract_fingerprint: secs(t.read_done),
@@ -290,48 +287,4 @@ impl Verification {
             lowest_similarity_per_cluster: per,
         }
     }
-}
-
-/// The seed formulas at a few similarities, for the chosen parameters, beside the rates measured
-/// in this run: SimHash with L groups of K bits, P(miss) = (1 - p^K)^L for a pair agreeing on a
-/// fraction p of bits and P(false candidate) = 1 - (1 - q^K)^L; b-bit MinHash LSH with b bands of
-/// r rows, P(candidate) = 1 - (1 - s'^r)^b.
-///
-/// To move into `crawlsift_dedup` beside `probability`.
-pub fn candidate_bounds(cfg: &DedupConfig, st: &ClusterStats) -> serde_json::Value {
-    let l = cfg.simhash_max_hamming + 1; // pigeonhole blocks: a pair within the bound shares one
-    let k = 64 / l;
-    let simhash: Vec<_> = [0u32, 2, 3, 4, 6, 10, 16, 20, 32]
-        .iter()
-        .map(|&h| {
-            let p = 1.0 - f64::from(h) / 64.0;
-            json!({
-                "hamming": h, "bit_agreement": p,
-                "p_miss": probability::simhash_miss(p, k, l),
-                "p_candidate": probability::simhash_false_candidate(p, k, l),
-            })
-        })
-        .collect();
-    let minhash: Vec<_> = [0.05f64, 0.1, 0.19, 0.3, 0.5, 0.8]
-        .iter()
-        .map(|&s| {
-            let c = probability::bbit_minhash_candidate(
-                s,
-                crawlsift_common::limits::DEDUP_MINHASH_BITS,
-                cfg.lsh_rows as u32,
-                cfg.lsh_bands as u32,
-            );
-            json!({"jaccard": s, "p_candidate": c, "p_miss": 1.0 - c})
-        })
-        .collect();
-    let checks = st.minhash_candidate_checks + st.simhash_candidate_checks;
-    json!({
-        "simhash": {"groups_l": l, "bits_per_group_k": k, "by_hamming_distance": simhash},
-        "minhash_lsh": {"bands": cfg.lsh_bands, "rows": cfg.lsh_rows, "by_jaccard": minhash},
-        "measured": {
-            "candidate_checks": checks,
-            "verified_pairs": st.verified_pairs,
-            "rejected_fraction": if checks > 0 { 1.0 - st.verified_pairs as f64 / checks as f64 } else { 0.0 },
-        },
-    })
 }

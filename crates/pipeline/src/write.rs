@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use crawlsift_dedup::Clustering;
 
-use crate::collect::Catalog;
+use crate::catalog::Catalog;
 use crate::inputs::InputSet;
 use crate::lines::{
     exact_hex, match_name, rounded, simhash_hex, ClusterLine, DocumentLine, MemberLine,

@@ -7,15 +7,17 @@ use std::path::PathBuf;
 use bytes::Bytes;
 use crawlsift_reader::{read_bytes, FileReport, ReaderConfig, Record};
 
-/// `../shared` beside the project, if present.
-pub fn shared() -> Option<PathBuf> {
+/// `../shared` beside the repository (the evaluation harness), for a test marked
+/// `#[ignore = "needs ../shared"]` (run with `--include-ignored`): panics when it is missing, so
+/// such a test fails rather than passing without testing.
+pub fn needs_shared() -> PathBuf {
     let p = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared"));
-    if p.is_dir() {
-        Some(p)
-    } else {
-        eprintln!("notice: {} missing, test skipped", p.display());
-        None
-    }
+    assert!(
+        p.is_dir(),
+        "this test needs {} (the evaluation harness)",
+        p.display()
+    );
+    p
 }
 
 /// Reads bytes with a config, returning all records and the report.

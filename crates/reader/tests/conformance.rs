@@ -6,10 +6,9 @@ mod common;
 use crawlsift_reader::ReaderConfig;
 
 #[test]
+#[ignore = "needs ../shared"]
 fn real_corpus_reads_at_least_what_peers_read() {
-    let Some(shared) = common::shared() else {
-        return;
-    };
+    let shared = common::needs_shared();
     let dir = shared.join("corpus/real");
     let peers = std::fs::read_to_string(dir.join("peers.jsonl")).unwrap();
     let mut failures = Vec::new();
@@ -62,10 +61,9 @@ fn real_corpus_reads_at_least_what_peers_read() {
 }
 
 #[test]
+#[ignore = "needs ../shared"]
 fn trec_samples_hold_two_documents_each() {
-    let Some(shared) = common::shared() else {
-        return;
-    };
+    let shared = common::needs_shared();
     let dir = shared.join("corpus/real");
     for (f, ids) in [
         ("anserini_trec_ap_sample.trectext", ["AP-0001", "doc2"]),

@@ -9,15 +9,14 @@ use std::process::Command;
 use crawlsift_reader::{expand_inputs, read_input, ReaderConfig};
 
 #[test]
+#[ignore = "needs ../shared"]
 fn generated_corpora_read_with_every_truth_id() {
-    let Some(shared) = common::shared() else {
-        return;
-    };
+    let shared = common::needs_shared();
     let tool = shared.join("tools/makecorpus.py");
-    if Command::new("python3").arg("--version").output().is_err() {
-        eprintln!("notice: python3 missing, test skipped");
-        return;
-    }
+    assert!(
+        Command::new("python3").arg("--version").output().is_ok(),
+        "this test needs python3 (to run ../shared/tools/makecorpus.py)"
+    );
     for format in ["warc-gz", "warc", "warc-gz-whole", "trec-gz", "trec"] {
         let dir = tempfile::tempdir().unwrap();
         let st = Command::new("python3")
