@@ -45,6 +45,8 @@ assert!(result.boilerplate.is_empty());
 ```
 */
 
+#![deny(missing_docs)]
+
 pub mod cluster;
 pub mod error;
 pub mod exact;

@@ -5,7 +5,7 @@
 //! 1. A document with fewer than `min_words` words is *too short*: reported, and never a
 //!    near-duplicate. Documents with the same 128-bit exact hash form a group; the first of each
 //!    group (its *head*) stands for it. Exact groups are clusters at any length, but for short
-//!    web pages, whose few words are mostly what their site's software prints.
+//!    texts shown by several sites, which are what their software prints.
 //! 2. [`popularity`]: signature rows whose values many groups of same texts share are template
 //!    phrases (cookie notices, newsletter boxes, "no results" messages, after Fetterly, Manasse and
 //!    Najork's popular phrases); a head whose words outside them are fewer than `min_words` is
@@ -110,7 +110,7 @@ pub struct ClusterStats {
     pub template_lines: u64,
     /// Words of all documents' profiles in template lines, over all their words.
     pub template_word_share: f64,
-    /// Exact groups of too-short web pages (documents with a site), not clustered.
+    /// Exact groups of too-short texts shown by several sites, not clustered.
     pub short_web_exact_groups: u64,
     /// Pairs of distinct too-short texts sharing at least `threshold` of their words (not
     /// clustered: a lower `min_words` would judge them).
@@ -377,21 +377,26 @@ impl Clusterer {
         ExactGroups { head_of, heads }
     }
 
-    /// Heads of the exact groups of too-short texts of web pages (documents with a site): a short
-    /// page's text is mostly what its site's software prints ("Sign in", "No results found", a
-    /// category heading), so pages showing it word for word are not copies of each other. Short
-    /// texts without a site (a text collection's abstracts, say) cluster with their exact
-    /// copies: there the text is all a document is, and an exact copy is a copy at any length.
+    /// Heads of the exact groups of too-short texts shown by more than one site: a short page's
+    /// text is mostly what its site's software prints ("Sign in", "No results found", a category
+    /// heading), and different sites running the same software print it word for word without
+    /// copying each other. The same short text at several addresses of one site is one page
+    /// served again, and documents without a site (a text collection's abstracts) are all the
+    /// text there is: those stay clustered, as an exact copy is a copy at any length.
     fn short_web_groups(&self, groups: &ExactGroups, stats: &mut ClusterStats) -> Vec<bool> {
         let no_site = self.site_ids.get("").copied();
+        let mut by_head: Vec<(u32, u32)> = (0..self.fps.len())
+            .filter(|&d| self.has_signature(&self.fps[d]) && !self.judged(&self.fps[d]))
+            .filter(|&d| Some(self.sites[d]) != no_site)
+            .map(|d| (groups.head_of[d], self.sites[d]))
+            .collect();
+        by_head.sort_unstable();
+        by_head.dedup();
         let mut out = vec![false; self.fps.len()];
-        for (d, fp) in self.fps.iter().enumerate() {
-            let head = groups.head_of[d] as usize;
-            if self.has_signature(fp) && !self.judged(fp) && Some(self.sites[d]) != no_site {
-                if !out[head] && head != d {
-                    stats.short_web_exact_groups += 1;
-                }
-                out[head] |= head != d;
+        for run in by_head.chunk_by(|x, y| x.0 == y.0) {
+            if run.len() >= 2 {
+                out[run[0].0 as usize] = true;
+                stats.short_web_exact_groups += 1;
             }
         }
         out

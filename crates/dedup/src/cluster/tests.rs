@@ -108,8 +108,8 @@ fn too_short_texts_are_reported_and_only_exact_copies_of_them_clustered() {
         vec![(0, MatchKind::Representative), (1, MatchKind::Exact)]
     );
 
-    // On the web, a short page's text is what its site's software prints: web pages showing the
-    // same few words are not clustered.
+    // On the web, a short page's text is what its site's software prints: pages of different
+    // sites showing the same few words are not clustered; one site showing them twice is.
     let cfg = DedupConfig::default();
     let mut f = Fingerprinter::new(&cfg);
     let mut c = Clusterer::new(&cfg).unwrap();
@@ -119,6 +119,11 @@ fn too_short_texts_are_reported_and_only_exact_copies_of_them_clustered() {
     let r = c.finish();
     assert!(r.clusters.is_empty(), "{:?}", r.clusters);
     assert_eq!(r.stats.short_web_exact_groups, 1);
+    let mut c = Clusterer::new(&cfg).unwrap();
+    for t in &texts {
+        c.add_on_site(f.fingerprint(t), "one.example");
+    }
+    assert_eq!(c.finish().clusters.len(), 1);
 }
 
 #[test]
