@@ -5,7 +5,7 @@
 
 use crawlsift_common::parallel::in_parallel;
 
-use super::template::SiteTemplates;
+use super::template::{PairBags, SiteTemplates};
 use super::{Cluster, ClusterStats, MatchKind, Member};
 use crate::fingerprint::{DedupConfig, Fingerprint};
 use crate::profile::word_share;
@@ -34,19 +34,8 @@ pub(super) fn join(
         .copied()
         .filter(|&(a, b)| eligible(a) && eligible(b))
         .collect();
-    let mut involved: Vec<u32> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
-    involved.sort_unstable();
-    involved.dedup();
-    let bags: Vec<Vec<u32>> = in_parallel(threads, &involved, |chunk| {
-        chunk
-            .iter()
-            .map(|&d| templates.own_bag(&fps[d as usize]))
-            .collect::<Vec<_>>()
-    })
-    .into_iter()
-    .flatten()
-    .collect();
-    let bag = |d: u32| &bags[involved.binary_search(&d).unwrap_or(0)];
+    let bags = PairBags::new(&pairs, threads, |d| templates.own_bag(&fps[d as usize]));
+    let bag = |d: u32| bags.get(d);
     stats.verified_pairs = pairs.len() as u64;
     // Edges (b, a, share) with share >= threshold, in pair order.
     let mut edges: Vec<(u32, u32, f32)> = in_parallel(threads, &pairs, |chunk| {

@@ -16,6 +16,39 @@ use super::union_find::UnionFind;
 use crate::fingerprint::{DedupConfig, Fingerprint};
 use crate::profile::word_share;
 
+/// The sorted word bags of the documents of some candidate pairs, made on the threads.
+pub(super) struct PairBags {
+    docs: Vec<u32>,
+    bags: Vec<Vec<u32>>,
+}
+
+impl PairBags {
+    /// The bags `make` gives for every document of `pairs`.
+    pub(super) fn new(
+        pairs: &[(u32, u32)],
+        threads: usize,
+        make: impl Fn(u32) -> Vec<u32> + Sync,
+    ) -> Self {
+        let mut docs: Vec<u32> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
+        docs.sort_unstable();
+        docs.dedup();
+        let bags = in_parallel(threads, &docs, |chunk| {
+            chunk.iter().map(|&d| make(d)).collect::<Vec<_>>()
+        })
+        .concat();
+        Self { docs, bags }
+    }
+
+    /// The bag of document `d` (one of the pairs' documents).
+    pub(super) fn get(&self, d: u32) -> &[u32] {
+        self.docs
+            .binary_search(&d)
+            .ok()
+            .and_then(|i| self.bags.get(i))
+            .map_or(&[], Vec::as_slice)
+    }
+}
+
 /// The template lines learnt from a corpus.
 pub(super) struct SiteTemplates {
     /// Hashes of the lines that are template text on some site.
@@ -36,19 +69,8 @@ impl SiteTemplates {
         threads: usize,
     ) -> Self {
         let n = fps.len();
-        let mut involved: Vec<u32> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
-        involved.sort_unstable();
-        involved.dedup();
-        let bags: Vec<Vec<u32>> = in_parallel(threads, &involved, |chunk| {
-            chunk
-                .iter()
-                .map(|&d| fps[d as usize].profile.bag(|_| true))
-                .collect::<Vec<_>>()
-        })
-        .into_iter()
-        .flatten()
-        .collect();
-        let bag = |d: u32| &bags[involved.binary_search(&d).unwrap_or(0)];
+        let bags = PairBags::new(pairs, threads, |d| fps[d as usize].profile.bag(|_| true));
+        let bag = |d: u32| bags.get(d);
         let same: Vec<bool> = in_parallel(threads, pairs, |chunk| {
             chunk
                 .iter()
