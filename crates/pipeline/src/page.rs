@@ -199,7 +199,7 @@ mod tests {
                 "http_status",
                 "feed:application/rss+xml",
                 "pdf",
-                "blocks:text/plain"
+                "text:text/plain"
             ]
         );
         assert_eq!(
