@@ -303,10 +303,13 @@ impl Clusterer {
         stats.same_class_pairs = templates.same_class_pairs;
         stats.template_lines = templates.lines.len() as u64;
         let template_share: Vec<f32> = fps.iter().map(|fp| templates.share(fp)).collect();
-        let (all, kept) = fps.iter().fold((0u64, 0f64), |(a, k), fp| {
-            let w = fp.profile.words.len() as u64;
-            (a + w, k + w as f64 * f64::from(templates.share(fp)))
-        });
+        let (all, kept) =
+            fps.iter()
+                .zip(&template_share)
+                .fold((0u64, 0f64), |(a, k), (fp, &share)| {
+                    let w = fp.profile.words.len() as u64;
+                    (a + w, k + w as f64 * f64::from(share))
+                });
         stats.template_word_share = if all == 0 { 0.0 } else { kept / all as f64 };
         for &h in &search {
             let fp = &fps[h as usize];
@@ -419,12 +422,15 @@ impl Clusterer {
             .collect();
         let mut scratch = ClusterStats::default();
         let pairs = self.candidates(&short, popular, &mut scratch, threads);
-        let bag = |d: u32| self.fps[d as usize].profile.bag(|_| true);
+        // Each text's bag is made once, not once per pair it is in.
+        let bags = template::PairBags::new(&pairs, threads, |d| {
+            self.fps[d as usize].profile.bag(|_| true)
+        });
         let near: Vec<(u32, u32)> = crawlsift_common::parallel::in_parallel(threads, &pairs, |c| {
             c.iter()
                 .copied()
                 .filter(|&(a, b)| {
-                    crate::profile::word_share(&bag(a), &bag(b)) >= self.cfg.threshold
+                    crate::profile::word_share(bags.get(a), bags.get(b)) >= self.cfg.threshold
                 })
                 .collect::<Vec<_>>()
         })
