@@ -80,7 +80,7 @@ fn reference(dir: &Path, corpus: &Path) -> (Duration, PathBuf, PathBuf) {
 }
 
 /// How far a run has got: whether it has started its checkpoints, and how many inputs are
-/// checkpointed (`OUT/.checkpoint/NNNNNN.json`).
+/// checkpointed (`OUT/.checkpoint/NNNNNN.ckpt`).
 fn checkpoint_state(out: &Path) -> (bool, usize) {
     let dir = out.join(".checkpoint");
     let started = dir.join("run.json").exists();
@@ -88,7 +88,7 @@ fn checkpoint_state(out: &Path) -> (bool, usize) {
         d.filter_map(Result::ok)
             .filter(|e| {
                 let n = e.file_name().to_string_lossy().to_string();
-                n.len() == 11 && n.ends_with(".json") && n[..6].bytes().all(|b| b.is_ascii_digit())
+                n.len() == 11 && n.ends_with(".ckpt") && n[..6].bytes().all(|b| b.is_ascii_digit())
             })
             .count()
     });

@@ -288,36 +288,16 @@ fn profile_of(words: &[u64], line_ends: &[u32]) -> WordProfile {
     }
 }
 
-/// Serde of byte signatures as lower-case hex strings.
+/// Serde of byte signatures: hex in JSON, raw bytes in binary formats.
 mod hex_bytes {
-    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+    use serde::{Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
-        const HEX: &[u8; 16] = b"0123456789abcdef";
-        let mut out = String::with_capacity(bytes.len() * 2);
-        for &b in bytes {
-            out.push(char::from(HEX[usize::from(b >> 4)]));
-            out.push(char::from(HEX[usize::from(b & 15)]));
-        }
-        s.serialize_str(&out)
+        crate::encoding::serialize(bytes, s)
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Box<[u8]>, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        let digit = |c: u8| {
-            char::from(c)
-                .to_digit(16)
-                .ok_or_else(|| D::Error::custom("a signature is hex digits"))
-        };
-        let t = text.as_bytes();
-        if t.len() % 2 != 0 {
-            return Err(D::Error::custom(
-                "a signature has an even number of hex digits",
-            ));
-        }
-        t.chunks_exact(2)
-            .map(|p| Ok((digit(p[0])? << 4 | digit(p[1])?) as u8))
-            .collect()
+        crate::encoding::deserialize(d)
     }
 }
 

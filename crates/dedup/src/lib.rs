@@ -48,6 +48,7 @@ assert!(result.boilerplate.is_empty());
 #![deny(missing_docs)]
 
 pub mod cluster;
+mod encoding;
 pub mod error;
 pub mod exact;
 pub mod fingerprint;

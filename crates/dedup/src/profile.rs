@@ -79,103 +79,47 @@ pub fn word_share(a: &[u32], b: &[u32]) -> f64 {
     2.0 * common_words(a, b) as f64 / total as f64
 }
 
-/// Serde of `u32` slices as lower-case hex, eight digits per value (big-endian).
+/// Serde of word hashes: hex in JSON (eight digits each), raw bytes in binary formats.
 mod hex_words {
-    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+    use serde::{Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(v: &[u32], s: S) -> Result<S::Ok, S::Error> {
-        let mut out = Vec::with_capacity(v.len() * 8);
-        for w in v {
-            super::push_hex(&mut out, &w.to_be_bytes());
-        }
-        s.serialize_str(&super::ascii(out))
+        crate::encoding::serialize(v, s)
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Box<[u32]>, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        let t = text.as_bytes();
-        if t.len() % 8 != 0 {
-            return Err(D::Error::custom("word hashes are 8 hex digits each"));
-        }
-        t.chunks_exact(8)
-            .map(|c| {
-                super::parse_hex(c)
-                    .map(|v| v as u32)
-                    .ok_or_else(|| D::Error::custom("bad hex"))
-            })
-            .collect()
+        crate::encoding::deserialize(d)
     }
 }
 
-/// Serde of lines as lower-case hex, 16 digits of hash and 8 of end per line.
+/// Serde of lines: 8 bytes of hash and 4 of end per line (24 hex digits in JSON).
 mod hex_lines {
     use super::Line;
-    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+    use serde::{Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(v: &[Line], s: S) -> Result<S::Ok, S::Error> {
-        let mut out = Vec::with_capacity(v.len() * 24);
-        for l in v {
-            super::push_hex(&mut out, &l.hash.to_be_bytes());
-            super::push_hex(&mut out, &l.end.to_be_bytes());
-        }
-        s.serialize_str(&super::ascii(out))
+        crate::encoding::serialize(v, s)
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Box<[Line]>, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        let t = text.as_bytes();
-        if t.len() % 24 != 0 {
-            return Err(D::Error::custom("lines are 24 hex digits each"));
+        crate::encoding::deserialize(d)
+    }
+}
+
+impl crate::encoding::Packed for Line {
+    const WIDTH: usize = 12;
+    fn put(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.hash.to_be_bytes());
+        out.extend_from_slice(&self.end.to_be_bytes());
+    }
+    fn take(bytes: &[u8]) -> Self {
+        let mut hash = [0u8; 8];
+        hash.copy_from_slice(&bytes[..8]);
+        Line {
+            hash: u64::from_be_bytes(hash),
+            end: <u32 as crate::encoding::Packed>::take(&bytes[8..12]),
         }
-        t.chunks_exact(24)
-            .map(|c| {
-                let hash = super::parse_hex(&c[..16]);
-                let end = super::parse_hex(&c[16..]);
-                match (hash, end) {
-                    (Some(hash), Some(end)) => Ok(Line {
-                        hash,
-                        end: end as u32,
-                    }),
-                    _ => Err(D::Error::custom("bad hex")),
-                }
-            })
-            .collect()
     }
-}
-
-/// `HEX_PAIRS[b]`: the two lower-case hex digits of byte `b`.
-static HEX_PAIRS: [[u8; 2]; 256] = {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut t = [[0u8; 2]; 256];
-    let mut b = 0;
-    while b < 256 {
-        t[b] = [HEX[b >> 4], HEX[b & 15]];
-        b += 1;
-    }
-    t
-};
-
-fn push_hex(out: &mut Vec<u8>, bytes: &[u8]) {
-    for &b in bytes {
-        out.extend_from_slice(&HEX_PAIRS[usize::from(b)]);
-    }
-}
-
-/// Hex digits as a `String` (they are ASCII).
-fn ascii(hex: Vec<u8>) -> String {
-    String::from_utf8(hex).unwrap_or_default()
-}
-
-fn parse_hex(c: &[u8]) -> Option<u64> {
-    c.iter().try_fold(0u64, |acc, &b| {
-        let d = match b {
-            b'0'..=b'9' => b - b'0',
-            b'a'..=b'f' => b - b'a' + 10,
-            b'A'..=b'F' => b - b'A' + 10,
-            _ => return None,
-        };
-        Some(acc << 4 | u64::from(d))
-    })
 }
 
 #[cfg(test)]

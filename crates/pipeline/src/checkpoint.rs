@@ -1,9 +1,10 @@
 //! Per-input checkpoints of a dedup run (`crawlsift dedup`), so a killed run resumes where it stopped.
 //!
 //! When an input has been read to its end and every one of its records has reached the collector,
-//! the collector writes `OUT/.checkpoint/NNNNNN.json`: the input's summary and, per record, its
-//! identity and outcome (skip reason, or title and fingerprint, and the text when `--text` is
-//! wanted). A run started again with the same arguments finds `OUT/.checkpoint/run.json` equal to
+//! the collector writes `OUT/.checkpoint/NNNNNN.ckpt`: the input's summary (one JSON line) and,
+//! per record, its identity and outcome (skip reason, or title and fingerprint, and the text when
+//! `--text` is wanted), each as a little-endian `u32` length and the entry in `postcard`'s binary
+//! form (fingerprints as raw bytes: hex in JSON cost the writer thread more than the fsync). A run started again with the same arguments finds `OUT/.checkpoint/run.json` equal to
 //! its own [`RunKey`], replays the checkpointed inputs instead of reading them, and reads the rest:
 //! the outputs are the same bytes as an uninterrupted run's. A finished run removes the folder.
 //! Every checkpoint file is written whole or not at all (temporary name, fsync, rename). Writing
@@ -12,7 +13,7 @@
 //! written when a run is killed is simply read again.
 
 use std::fs;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
@@ -174,9 +175,13 @@ impl Checkpoints {
             let mut f = AtomicFile::create(&path)?;
             serde_json::to_writer(&mut f, &summary)?;
             f.write_all(b"\n")?;
+            let mut buf = Vec::new();
             for e in &entries {
-                serde_json::to_writer(&mut f, e)?;
-                f.write_all(b"\n")?;
+                buf.clear();
+                let buf = postcard::to_io(e, &mut buf)?;
+                let len = u32::try_from(buf.len()).context("a checkpoint entry over 4 GB")?;
+                f.write_all(&len.to_le_bytes())?;
+                f.write_all(buf)?;
             }
             f.commit()
         };
@@ -214,12 +219,28 @@ impl Checkpoints {
                 self.dir.display()
             )
         };
-        let mut lines = BufReader::new(fs::File::open(&path).with_context(bad)?).lines();
-        let summary: FileReport =
-            serde_json::from_str(&lines.next().with_context(bad)?.with_context(bad)?)
-                .with_context(bad)?;
-        for line in lines {
-            each(serde_json::from_str(&line.with_context(bad)?).with_context(bad)?)?;
+        let file = fs::File::open(&path).with_context(bad)?;
+        let size = file.metadata().with_context(bad)?.len();
+        let mut r = BufReader::new(file);
+        let mut line = String::new();
+        r.read_line(&mut line).with_context(bad)?;
+        let summary: FileReport = serde_json::from_str(&line).with_context(bad)?;
+        let mut buf = Vec::new();
+        loop {
+            let mut len = [0u8; 4];
+            match r.read_exact(&mut len) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+                Err(e) => return Err(e).with_context(bad),
+            }
+            // A damaged length cannot ask for more than the file holds.
+            let len = u64::from(u32::from_le_bytes(len));
+            if len > size {
+                return Err(anyhow::anyhow!("an entry longer than the file")).with_context(bad);
+            }
+            buf.resize(len as usize, 0);
+            r.read_exact(&mut buf).with_context(bad)?;
+            each(postcard::from_bytes(&buf).with_context(bad)?)?;
         }
         Ok(summary)
     }
@@ -263,5 +284,88 @@ fn remove_stale_temporaries(dir: &Path) {
 }
 
 fn file_name(file: u32) -> String {
-    format!("{file:06}.json")
+    format!("{file:06}.ckpt")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(dir: &Path) -> RunKey {
+        RunKey {
+            version: "test".into(),
+            inputs: vec![(dir.join("a.warc").display().to_string(), Some((1, 2)))],
+            method: "blocks".into(),
+            dedup: DedupConfig::default(),
+            keep_text: true,
+        }
+    }
+
+    fn entries() -> Vec<Entry> {
+        let mut fper = crawlsift_dedup::fingerprint::Fingerprinter::new(&DedupConfig::default());
+        let fp = fper.fingerprint("one line of words\nand a second line of other words");
+        vec![
+            Entry {
+                pos: (0, 0, 0),
+                id: "<urn:uuid:1>".into(),
+                url: Some("http://example.com/".into()),
+                skipped: None,
+                title: "Title \u{e9}".into(),
+                fp: Some(fp),
+                text: Some("one line of words".into()),
+            },
+            Entry {
+                pos: (0, 812, 1),
+                id: "<urn:uuid:2>".into(),
+                url: None,
+                skipped: Some("not a page".into()),
+                title: String::new(),
+                fp: None,
+                text: None,
+            },
+        ]
+    }
+
+    fn load_all(c: &Checkpoints) -> anyhow::Result<Vec<Entry>> {
+        let mut got = Vec::new();
+        c.load(0, &mut |e| {
+            got.push(e);
+            Ok(())
+        })?;
+        Ok(got)
+    }
+
+    #[test]
+    fn entries_come_back_as_saved_and_damage_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut c, resuming) = Checkpoints::open(dir.path(), &key(dir.path()), false).unwrap();
+        assert!(!resuming);
+        let summary = FileReport {
+            records: 2,
+            ..FileReport::default()
+        };
+        c.save(0, &summary, entries()).unwrap();
+        c.flush().unwrap();
+        let got = load_all(&c).unwrap();
+        assert_eq!(got.len(), 2);
+        for (a, b) in got.iter().zip(entries()) {
+            assert_eq!(
+                (a.pos, &a.id, &a.url, &a.title),
+                (b.pos, &b.id, &b.url, &b.title)
+            );
+            assert_eq!((&a.skipped, &a.fp, &a.text), (&b.skipped, &b.fp, &b.text));
+        }
+
+        let path = dir.path().join(CHECKPOINT_DIR).join(file_name(0));
+        let whole = fs::read(&path).unwrap();
+        // Cut inside the last entry, then a length that claims more than the file holds.
+        fs::write(&path, &whole[..whole.len() - 3]).unwrap();
+        assert!(load_all(&c).is_err());
+        let first_line = whole.iter().position(|&b| b == b'\n').unwrap() + 1;
+        let mut lying = whole[..first_line].to_vec();
+        lying.extend_from_slice(&u32::MAX.to_le_bytes());
+        fs::write(&path, &lying).unwrap();
+        let err = load_all(&c).unwrap_err();
+        assert!(format!("{err:#}").contains("damaged checkpoint"), "{err:#}");
+    }
 }
