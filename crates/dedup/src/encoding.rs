@@ -62,7 +62,7 @@ pub(crate) fn deserialize<'de, T: Packed, D: Deserializer<'de>>(
     let raw: Vec<u8> = if d.is_human_readable() {
         let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
         let t = text.as_bytes();
-        if t.len() % 2 != 0 {
+        if !t.len().is_multiple_of(2) {
             return Err(D::Error::custom("an odd number of hex digits"));
         }
         t.chunks_exact(2)
@@ -74,7 +74,7 @@ pub(crate) fn deserialize<'de, T: Packed, D: Deserializer<'de>>(
     } else {
         d.deserialize_bytes(BytesVisitor)?
     };
-    if raw.len() % T::WIDTH != 0 {
+    if !raw.len().is_multiple_of(T::WIDTH) {
         return Err(D::Error::custom(format!(
             "{} bytes are not a whole number of {}-byte values",
             raw.len(),
