@@ -16,13 +16,14 @@ use crawlsift_pipeline::ReadTally;
 const EXIT_STATUS_HELP: &str = "\
 Exit status:
   0    finished cleanly
-  1    fatal: an input cannot be opened, an output cannot be written, or the run was aborted.
-       A missing input path stops the run before anything is read; a file that exists but
-       cannot be read is reported, the other inputs are read and the outputs are written.
-       Outputs are checked before any input is read.
+  1    fatal: an input cannot be opened, an output cannot be written or already exists
+       (without --force), or the run was aborted. Outputs are checked, and a missing input
+       path is found, before anything is read; a file that exists but cannot be read is
+       reported, the other inputs are still read and the outputs written.
   2    usage error: a bad argument or option
   3    finished, but some input was not an archive (skipped), some records had errors, or
-       digests did not match (--verify-digests): all counted in the summary and report
+       digests did not match (--verify-digests), each counted in the summary and report.
+       The same file given twice is read once, with a warning (no status of its own).
   130  stopped by Ctrl-C (dedup: the same command again resumes the run)";
 
 /// Read web crawls (WARC, ARC, TREC), extract main text and cluster duplicate documents.
