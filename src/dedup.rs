@@ -82,8 +82,7 @@ impl Setup {
         };
         // The configuration comes from the arguments alone: one the clusterer refuses is a usage
         // error.
-        Clusterer::new(&dedup)
-            .map_err(|e| crate::UsageError(format!("dedup configuration: {e}")))?;
+        Clusterer::new(&dedup).map_err(|e| crate::UsageError(e.to_string()))?;
         let extractor = ExtractorBuilder::new().method(args.method);
         extractor
             .clone()
