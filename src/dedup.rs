@@ -4,7 +4,6 @@
 //! The work is `crawlsift_pipeline`'s; this module parses the arguments and runs the steps:
 //! set up, open the output folder (resuming an unfinished run), read, cluster, write, report.
 
-use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -18,7 +17,7 @@ use crawlsift_extractor::{ExtractorBuilder, Method};
 use crawlsift_pipeline::checkpoint::{Checkpoints, RunKey};
 use crawlsift_pipeline::collect::Collected;
 use crawlsift_pipeline::dedup::{read_documents, DedupHooks, DedupSettings, StageTimes};
-use crawlsift_pipeline::output::AtomicFile;
+use crawlsift_pipeline::output::{self, AtomicFile};
 use crawlsift_pipeline::report::{build_report, peak_rss_bytes, ReportParts, Timings};
 use crawlsift_pipeline::write::{
     write_outputs, TextSpill, CLUSTERS_FILE, DOCUMENTS_FILE, OUTPUT_FILES, REPORT_FILE,
@@ -41,7 +40,7 @@ pub struct DedupArgs {
     #[arg(long, value_name = "FILE.jsonl.gz")]
     pub text: Option<PathBuf>,
     /// Worker threads (default: all cores).
-    #[arg(long, short = 'j')]
+    #[arg(long, short = 'j', value_parser = crate::threads_arg)]
     pub threads: Option<usize>,
     /// Main-text method: blocks, plateau or full.
     #[arg(long, default_value = "blocks")]
@@ -75,13 +74,15 @@ impl Setup {
     /// Expands the inputs and checks every configuration before any thread starts.
     fn new(args: &DedupArgs) -> anyhow::Result<Self> {
         let inputs = InputSet::expand(&args.inputs)?;
-        let threads = crate::threads(args.threads)?;
+        let threads = crate::threads(args.threads);
         let dedup = DedupConfig {
             threshold: args.threshold,
             min_words: args.min_words,
             ..DedupConfig::default()
         };
-        Clusterer::new(&dedup).context("dedup configuration")?;
+        // The configuration comes from the arguments alone: one the clusterer refuses is a usage
+        // error.
+        Clusterer::new(&dedup).map_err(|e| crate::UsageError(e.to_string()))?;
         let extractor = ExtractorBuilder::new().method(args.method);
         extractor
             .clone()
@@ -169,18 +170,26 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
     }
     // A Ctrl-C that comes once every input is read no longer stops anything: the outputs above
     // are whole, and the status says how the reading went.
-    Ok(crate::exit_code(
-        false,
-        tally.failed_inputs,
-        tally.record_errors,
-    ))
+    Ok(crate::exit_code(false, &tally))
 }
 
-/// Creates the output folder and opens its checkpoints: an unfinished run with the same arguments
-/// is resumed; anything else needs `--force`.
+/// Checks that every output can be written (the output folder, created if missing, then the
+/// `--text` file) and opens the folder's checkpoints: an unfinished run with the same arguments is
+/// resumed; anything else needs `--force`. All of this happens before any input is read, so an
+/// output that cannot be written leaves nothing behind.
 fn open_outputs(args: &DedupArgs, setup: &Setup) -> anyhow::Result<Checkpoints> {
-    fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create output directory {}", args.out.display()))?;
+    let made = !args.out.exists();
+    output::writable_dir(&args.out)?;
+    if let Some(text) = &args.text {
+        // The text file may be inside the output folder, so it is checked second; a folder made
+        // only now is removed again when the text file cannot be written.
+        if let Err(e) = output::check_writable(text) {
+            if made {
+                let _ = std::fs::remove_dir(&args.out);
+            }
+            return Err(e);
+        }
+    }
     let key = RunKey::new(
         &setup.inputs,
         args.method.as_str(),
@@ -304,5 +313,13 @@ fn print_summary(args: &DedupArgs, p: &ReportParts<'_>) {
     eprintln!("  report:    {}", args.out.join(REPORT_FILE).display());
     if let Some(t) = &args.text {
         eprintln!("  text:      {}", t.display());
+    }
+    if !tally.skipped_inputs.is_empty() {
+        let kinds: Vec<String> = tally
+            .skipped_inputs
+            .iter()
+            .map(|(k, n)| format!("{k}={n}"))
+            .collect();
+        eprintln!("  skipped inputs: {}", kinds.join(" "));
     }
 }

@@ -10,18 +10,25 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::Context;
-use clap::{Args, ValueEnum};
+use clap::{ArgGroup, Args, ValueEnum};
 use crawlsift_extractor::{charset, CharsetMode, Extractor, ExtractorBuilder, Method};
+use crawlsift_pipeline::output;
 
 /// Arguments of `crawlsift extract`.
 #[derive(Args, Debug)]
+#[command(group(ArgGroup::new("source").required(true).args(["inputs", "html", "html_dir"])))]
 pub struct ExtractArgs {
     /// Archive files or directories to read.
     pub inputs: Vec<PathBuf>,
 
-    /// Output file for archive inputs (JSON lines; `.gz` compresses).
-    #[arg(short = 'o', long = "output")]
+    /// Output file for archive inputs (JSON lines; `.gz` compresses). An existing file is not
+    /// overwritten without `--force`.
+    #[arg(short = 'o', long = "output", conflicts_with_all = ["html", "html_dir"])]
     pub output: Option<PathBuf>,
+
+    /// Overwrite the `-o` file if it exists.
+    #[arg(long, requires = "output")]
+    pub force: bool,
 
     /// Extract one HTML page (a file, or `-` for stdin) and print its main text.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["html_dir", "inputs"])]
@@ -37,7 +44,7 @@ pub struct ExtractArgs {
     pub html_dir: Option<PathBuf>,
 
     /// Where `--html-dir` writes its `.txt` files (created if missing).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", requires = "html_dir")]
     pub out_dir: Option<PathBuf>,
 
     /// Main-text method.
@@ -49,7 +56,7 @@ pub struct ExtractArgs {
     pub charset: CharsetArg,
 
     /// Worker threads (default: all cores).
-    #[arg(long, short = 'j')]
+    #[arg(long, short = 'j', value_parser = crate::threads_arg)]
     pub threads: Option<usize>,
 }
 
@@ -110,11 +117,6 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
             .context("--html-dir needs --out-dir")?;
         return run_dir(&args, dir, out);
     }
-    if args.inputs.is_empty() {
-        anyhow::bail!(
-            "nothing to do: give archive INPUTs, --html FILE or --html-dir DIR --out-dir DIR"
-        );
-    }
     // Archive inputs (WARC/ARC/TREC): the charset comes from HTTP, BOM, <meta> or detection,
     // whatever `--charset` says (that flag is for the bare-HTML modes).
     let builder = ExtractorBuilder::new()
@@ -129,6 +131,8 @@ fn page_text(ex: &mut Extractor, bytes: &[u8]) -> String {
     ex.html_text(&decoded.text).1
 }
 
+/// `--html FILE`: the page's main text on stdout (a reader that goes away, `| head`, ends it
+/// quietly: `main` treats a broken pipe as a normal end).
 fn run_one(args: &ExtractArgs, path: &Path) -> anyhow::Result<ExitCode> {
     let mut bytes = Vec::new();
     if path.as_os_str() == "-" {
@@ -136,7 +140,7 @@ fn run_one(args: &ExtractArgs, path: &Path) -> anyhow::Result<ExitCode> {
             .read_to_end(&mut bytes)
             .context("reading stdin")?;
     } else {
-        bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     }
     let mut ex = args.extractor()?;
     let text = page_text(&mut ex, &bytes);
@@ -149,18 +153,17 @@ fn run_one(args: &ExtractArgs, path: &Path) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `--html-dir DIR --out-dir OUT`: every page's text to `OUT/<stem>.txt`; `OUT` is made and
+/// checked writable before any page is read.
 fn run_dir(args: &ExtractArgs, dir: &Path, out_dir: &Path) -> anyhow::Result<ExitCode> {
-    std::fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
     let mut pages: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("reading {}", dir.display()))?
+        .with_context(|| format!("cannot read {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "html" || x == "htm"))
         .collect();
     pages.sort();
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, pages.len().max(1));
+    output::writable_dir(out_dir)?;
+    let threads = crate::threads(args.threads).clamp(1, pages.len().max(1));
     let next = AtomicUsize::new(0);
     let failed = AtomicUsize::new(0);
     // Fail on a bad configuration before any thread starts.
@@ -190,7 +193,6 @@ fn run_dir(args: &ExtractArgs, dir: &Path, out_dir: &Path) -> anyhow::Result<Exi
     let failed = failed.into_inner();
     if failed > 0 {
         eprintln!("crawlsift: {failed} of {} pages failed", pages.len());
-        return Ok(ExitCode::from(2));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(crate::pages_exit_code(failed))
 }

@@ -1,6 +1,7 @@
 //! `crawlsift records`: one JSON line per record, or with `--summary` only counts per file and in
 //! total (every payload is still inflated and decoded, so this is the reading benchmark).
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -9,10 +10,12 @@ use clap::Args;
 use crawlsift_common::limits::TEXT_QUEUE_CAP;
 use crawlsift_reader::{ReaderConfig, Record};
 
-use crawlsift_pipeline::inputs::{add_counts, errors_by_name};
+use crawlsift_pipeline::inputs::{
+    add_counts, errors_by_name, not_an_archive, SKIP_DUPLICATE, SKIP_NOT_ARCHIVE,
+};
 use crawlsift_pipeline::lines::RecordLine;
 use crawlsift_pipeline::stages::{self, Reorder};
-use crawlsift_pipeline::InputSet;
+use crawlsift_pipeline::{InputSet, ReadTally};
 use crawlsift_reader::FileReport;
 
 /// Arguments of `crawlsift records`.
@@ -28,7 +31,7 @@ pub struct RecordsArgs {
     #[arg(long)]
     pub verify_digests: bool,
     /// Worker threads (default: all cores).
-    #[arg(long, short = 'j')]
+    #[arg(long, short = 'j', value_parser = crate::threads_arg)]
     pub threads: Option<usize>,
 }
 
@@ -80,7 +83,7 @@ type Decoded = (Vec<u8>, Vec<(u32, HttpTally)>);
 /// Runs `crawlsift records`.
 pub fn run(args: RecordsArgs) -> anyhow::Result<ExitCode> {
     let inputs = InputSet::expand(&args.inputs)?;
-    let threads = crate::threads(args.threads)?;
+    let threads = crate::threads(args.threads);
     let reader_cfg = ReaderConfig {
         threads,
         verify_digests: args.verify_digests,
@@ -101,13 +104,9 @@ pub fn run(args: RecordsArgs) -> anyhow::Result<ExitCode> {
 
     let tally = inputs.tally(&reports, summary);
     if summary {
-        print_summaries(&inputs, &reports, &tallies);
+        print_summaries(&inputs, &reports, &tallies, &tally);
     }
-    Ok(crate::exit_code(
-        crate::cancelled(),
-        tally.failed_inputs,
-        tally.record_errors,
-    ))
+    Ok(crate::exit_code(crate::cancelled(), &tally))
 }
 
 /// Reads every input, decoding records on `cfg.threads` workers, and writes their lines to `out`
@@ -173,22 +172,37 @@ fn decode_batch(batch: &[Record], inputs: &InputSet, summary: bool) -> Decoded {
     (text, per_file)
 }
 
-/// Prints the `--summary` lines: one per input read, then the total.
-fn print_summaries(inputs: &InputSet, reports: &Reports, tallies: &[HttpTally]) {
+/// Prints the `--summary` lines: one per input read (or skipped), then the total, which counts
+/// skipped inputs by kind and leaves their bytes out of the other counts.
+fn print_summaries(inputs: &InputSet, reports: &Reports, tallies: &[HttpTally], tally: &ReadTally) {
     let mut total = FileReport::default();
     let mut total_tally = HttpTally::default();
     for (fi, r) in reports.iter().enumerate() {
-        if let Some(Ok(r)) = r {
-            add_counts(&mut total, r);
-            total_tally.add(&tallies[fi]);
-            print_summary(inputs.name(fi as u32), r, &tallies[fi]);
+        match r {
+            Some(Ok(r)) if not_an_archive(r) => {
+                println!("{}: skipped: {SKIP_NOT_ARCHIVE}", inputs.name(fi as u32));
+            }
+            Some(Ok(r)) => {
+                add_counts(&mut total, r);
+                total_tally.add(&tallies[fi]);
+                print_summary(inputs.name(fi as u32), r, &tallies[fi], None);
+            }
+            _ => {}
         }
     }
-    print_summary("TOTAL", &total, &total_tally);
+    for (name, first) in &inputs.duplicates {
+        println!("{name}: skipped: {SKIP_DUPLICATE} (the same file as {first})");
+    }
+    print_summary("TOTAL", &total, &total_tally, Some(&tally.skipped_inputs));
 }
 
-/// Prints one `--summary` line.
-fn print_summary(name: &str, r: &FileReport, t: &HttpTally) {
+/// Prints one `--summary` line; the total's (`skipped` given) ends with skipped inputs by kind.
+fn print_summary(
+    name: &str,
+    r: &FileReport,
+    t: &HttpTally,
+    skipped: Option<&BTreeMap<&'static str, u64>>,
+) {
     let kinds: Vec<String> = r
         .records_by_kind
         .iter()
@@ -198,8 +212,16 @@ fn print_summary(name: &str, r: &FileReport, t: &HttpTally) {
         .iter()
         .map(|(k, n)| format!("{k}={n}"))
         .collect();
+    let skipped = skipped.map_or(String::new(), |s| {
+        let kinds: Vec<String> = s.iter().map(|(k, n)| format!("{k}={n}")).collect();
+        format!(
+            " skipped_inputs={} [{}]",
+            s.values().sum::<u64>(),
+            kinds.join(" ")
+        )
+    });
     println!(
-        "{name}: records={} [{}] bytes_in={} block_bytes={} http={} http_errors={} lying_headers={} payload_bytes={} errors={} [{}] digests ok={} mismatch={} unsupported={}",
+        "{name}: records={} [{}] bytes_in={} block_bytes={} http={} http_errors={} lying_headers={} payload_bytes={} errors={} [{}] digests ok={} mismatch={} unsupported={}{skipped}",
         r.records,
         kinds.join(" "),
         r.bytes_in,

@@ -137,7 +137,7 @@ fn sample_crawl_duplicates_are_found_and_nothing_else_is_joined() {
 #[test]
 fn outputs_are_identical_with_one_and_four_threads() {
     let dir = tempfile::tempdir().unwrap();
-    assert_same_outputs_with_one_and_four_threads(dir.path(), &["data/sample.warc.gz"]);
+    assert_same_outputs_with_one_and_four_threads(dir.path(), &["data/sample.warc.gz"], 0);
 }
 
 #[test]
@@ -154,14 +154,18 @@ fn outputs_of_a_generated_corpus_are_identical_with_one_and_four_threads() {
             "--docs", "400", "--seed", "9", "--format", "warc-gz", "--files", "2",
         ],
     );
+    // The corpus folder holds its labels (truth.jsonl, manifest.json) beside the archives: they
+    // are skipped inputs, not archives, so the runs finish with status 3.
     assert_same_outputs_with_one_and_four_threads(
         dir.path(),
         &["data/sample.warc.gz", corpus.to_str().unwrap()],
+        3,
     );
 }
 
-/// Runs dedup over `inputs` with 1 and with 4 threads (outputs under `dir`) and compares.
-fn assert_same_outputs_with_one_and_four_threads(dir: &Path, inputs: &[&str]) {
+/// Runs dedup over `inputs` with 1 and with 4 threads (outputs under `dir`), each ending with
+/// status `code`, and compares.
+fn assert_same_outputs_with_one_and_four_threads(dir: &Path, inputs: &[&str], code: i32) {
     let mut outs = Vec::new();
     for threads in ["1", "4"] {
         let out = dir.join(format!("out{threads}"));
@@ -174,7 +178,7 @@ fn assert_same_outputs_with_one_and_four_threads(dir: &Path, inputs: &[&str]) {
             out.to_str().unwrap(),
         ];
         args.extend(inputs);
-        crawlsift_ok(&args, 0);
+        crawlsift_ok(&args, code);
         outs.push(out);
     }
     for f in ["clusters.jsonl", "documents.jsonl.gz"] {
@@ -231,6 +235,8 @@ fn generated_corpus_copies_are_found_and_negatives_stay_apart() {
             ],
         );
         let out = dir.path().join(format!("out-{format}"));
+        // The labels beside the archives are skipped inputs (not archives): status 3, and the
+        // report counts them apart from record errors.
         crawlsift_ok(
             &[
                 "dedup",
@@ -239,8 +245,12 @@ fn generated_corpus_copies_are_found_and_negatives_stay_apart() {
                 "--out",
                 out.to_str().unwrap(),
             ],
-            0,
+            3,
         );
+        let report: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+        assert_eq!(report["skipped_inputs"]["not_archive"], 2, "{report}");
+        assert_eq!(report["record_errors"], serde_json::json!({}), "{report}");
         let truth = json_lines(&c.join("truth.jsonl"));
         let mut cluster_of: HashMap<String, u64> = HashMap::new();
         for cl in json_lines(&out.join("clusters.jsonl")) {

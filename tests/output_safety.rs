@@ -271,6 +271,58 @@ fn read_only_output_directory_is_a_clear_error() {
     assert_clear_failure(&o, &out, "Read-only file system");
     let o = crawlsift(&["dedup", "-q", "--out", s(fs.path()), s(&sample)]);
     assert_clear_failure(&o, fs.path(), "Read-only file system");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !err.contains(".checkpoint"),
+        "the folder the user gave is named, not an internal one: {err}"
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", show(&o));
+    // A read-only --text target is found before the run starts: nothing is written to --out
+    // (before, clusters.jsonl, documents.jsonl.gz and the checkpoints were, without the report).
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("out");
+    let text = fs.path().join("clean.jsonl.gz");
+    let o = crawlsift(&[
+        "dedup",
+        "-q",
+        "--out",
+        s(&out),
+        "--text",
+        s(&text),
+        s(&sample),
+    ]);
+    assert_clear_failure(&o, &text, "Read-only file system");
+    assert_eq!(o.status.code(), Some(1), "{}", show(&o));
+    assert!(
+        !out.exists(),
+        "no output folder is left: {:?}",
+        files_under(&out)
+    );
+    // So is a read-only extract -o target.
+    let target = fs.path().join("x.jsonl");
+    let o = crawlsift(&["extract", s(&sample), "-o", s(&target)]);
+    assert_clear_failure(&o, &target, "Read-only file system");
+    assert!(o.stdout.is_empty(), "{}", show(&o));
+}
+
+#[test]
+fn extract_does_not_overwrite_an_existing_output_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/sample.warc.gz");
+    let target = dir.path().join("pages.jsonl");
+    std::fs::write(&target, "earlier work\n").unwrap();
+    let o = crawlsift(&["extract", s(&sample), "-o", s(&target)]);
+    assert_clear_failure(&o, &target, "--force");
+    assert_eq!(o.status.code(), Some(1), "{}", show(&o));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "earlier work\n");
+    assert_no_temporaries(dir.path());
+    let o = crawlsift(&["extract", s(&sample), "-o", s(&target), "--force"]);
+    assert!(o.status.success(), "{}", show(&o));
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap().lines().count(),
+        8,
+        "the sample's pages replace the old file"
+    );
 }
 
 #[test]

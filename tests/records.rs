@@ -70,12 +70,13 @@ fn summary_counts_records_by_type_and_verifies_digests() {
 }
 
 #[test]
-fn truncated_input_exits_2_and_names_the_offset_and_missing_input_exits_1() {
+fn truncated_input_exits_3_and_names_the_offset_and_missing_input_exits_1() {
     let dir = tempfile::tempdir().unwrap();
     let bytes = std::fs::read(root().join("data/sample.warc.gz")).unwrap();
     let cut = dir.path().join("cut.warc.gz");
     std::fs::write(&cut, &bytes[..bytes.len() - 500]).unwrap();
-    let o = crawlsift_ok(&["records", cut.to_str().unwrap()], 2);
+    // Finished, but with record errors: 3.
+    let o = crawlsift_ok(&["records", cut.to_str().unwrap()], 3);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains("cut.warc.gz") && err.contains("byte "),
@@ -87,7 +88,13 @@ fn truncated_input_exits_2_and_names_the_offset_and_missing_input_exits_1() {
     );
 
     let o = crawlsift_ok(&["records", "no/such/file.warc"], 1);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("no/such/file.warc"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no/such/file.warc"), "{err}");
+    assert_eq!(
+        err.matches("os error 2").count(),
+        1,
+        "the cause is said once: {err}"
+    );
 }
 
 #[test]

@@ -15,7 +15,7 @@ use crawlsift_pipeline::lines::{FeedItemLine, PageLine};
 use crawlsift_pipeline::output::AtomicFile;
 use crawlsift_pipeline::page::{extract_record, mime, Outcome};
 use crawlsift_pipeline::stages::{self, Reorder};
-use crawlsift_pipeline::InputSet;
+use crawlsift_pipeline::{InputSet, ReadTally};
 use crawlsift_reader::FileReport;
 
 use super::ExtractArgs;
@@ -46,15 +46,25 @@ struct Counts {
 /// Runs the archive mode of `crawlsift extract`.
 pub fn run(args: &ExtractArgs, builder: ExtractorBuilder) -> anyhow::Result<ExitCode> {
     let inputs = InputSet::expand(&args.inputs)?;
-    let threads = crate::threads(args.threads)?;
+    let threads = crate::threads(args.threads);
     builder.clone().build().context("extractor configuration")?;
     let reader_cfg = ReaderConfig {
         threads,
         ..ReaderConfig::default()
     };
     let mut counts = Counts::default();
+    // The output is opened before any input is read: a target that cannot be written, or one
+    // that exists (without --force), stops the run before it starts.
     let mut out = match &args.output {
-        Some(path) => Out::File(Box::new(AtomicFile::create(path)?)),
+        Some(path) => {
+            if !args.force && path.exists() {
+                anyhow::bail!(
+                    "{} already exists; pass --force to overwrite it",
+                    path.display()
+                );
+            }
+            Out::File(Box::new(AtomicFile::create(path)?))
+        }
         None => Out::Stdout(io::BufWriter::with_capacity(1 << 16, io::stdout().lock())),
     };
     let progress = Progress::new(inputs.total_bytes(), args.output.is_none());
@@ -81,12 +91,8 @@ pub fn run(args: &ExtractArgs, builder: ExtractorBuilder) -> anyhow::Result<Exit
         Out::Stdout(mut w) => w.flush()?,
     }
     let tally = inputs.tally(&reports, false);
-    print_counts(&counts);
-    Ok(crate::exit_code(
-        crate::cancelled(),
-        tally.failed_inputs,
-        tally.record_errors,
-    ))
+    print_counts(&counts, &tally);
+    Ok(crate::exit_code(crate::cancelled(), &tally))
 }
 
 /// Reads every input, extracting pages on `cfg.threads` workers, and writes their lines to `out`
@@ -182,20 +188,30 @@ fn extract_batch(batch: &[Record], ex: &mut Extractor) -> Extracted {
     b
 }
 
-/// The closing line on stderr: documents, and skipped records by reason.
-fn print_counts(counts: &Counts) {
+/// The closing line on stderr: documents, skipped records by reason, and skipped inputs by kind.
+fn print_counts(counts: &Counts, tally: &ReadTally) {
     let skipped: Vec<String> = counts
         .skipped
         .iter()
         .map(|(k, n)| format!("{k}={n}"))
         .collect();
+    let inputs: Vec<String> = tally
+        .skipped_inputs
+        .iter()
+        .map(|(k, n)| format!("{k}={n}"))
+        .collect();
     eprintln!(
-        "crawlsift extract: {} documents; skipped: {}",
+        "crawlsift extract: {} documents; skipped: {}{}",
         counts.documents,
         if skipped.is_empty() {
             "none".into()
         } else {
             skipped.join(" ")
+        },
+        if inputs.is_empty() {
+            String::new()
+        } else {
+            format!("; skipped inputs: {}", inputs.join(" "))
         }
     );
 }

@@ -1,12 +1,16 @@
 //! The run's input list ([`InputSet`]): expanded arguments with their sizes and the names outputs
 //! use for them, the loop that reads them in order, and the tally of how reading went
 //! ([`ReadTally`]).
+//!
+//! Inputs are checked before anything is read: a path that does not exist stops the run at once,
+//! naming every such path; the same file given twice (by two names, a symbolic link, or a
+//! directory and a file in it) is read once, with a warning. An input that holds no archive (a
+//! README, an image) is a *skipped input*, counted by kind, not a record error.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
 use std::thread::ScopedJoinHandle;
 
 use crawlsift_common::limits::RAW_QUEUE_CAP;
@@ -14,6 +18,32 @@ use crawlsift_reader::{FileReport, Input, ReaderConfig, Record};
 use crossbeam_channel::Receiver;
 
 use crate::stages::{self, Numbered};
+
+/// What makes two paths the same file: device and inode where there are such, else the
+/// canonical path; standard input is one file however often it is named.
+#[derive(Debug, PartialEq, Eq, Hash)]
+enum FileKey {
+    Stdin,
+    #[cfg(unix)]
+    Inode(u64, u64),
+    #[cfg(not(unix))]
+    Path(PathBuf),
+}
+
+/// The identity of `input`, or None when it cannot be found out (it is then never a duplicate).
+fn file_key(input: &Input) -> Option<FileKey> {
+    match input {
+        Input::Stdin => Some(FileKey::Stdin),
+        #[cfg(unix)]
+        Input::Path(p) => {
+            use std::os::unix::fs::MetadataExt;
+            let m = std::fs::metadata(p).ok()?;
+            Some(FileKey::Inode(m.dev(), m.ino()))
+        }
+        #[cfg(not(unix))]
+        Input::Path(p) => std::fs::canonicalize(p).ok().map(FileKey::Path),
+    }
+}
 
 /// Adds input `o`'s counts (records, bytes, errors, digests) to `total`, the totals of a run.
 pub fn add_counts(total: &mut FileReport, o: &FileReport) {
@@ -27,6 +57,18 @@ pub fn errors_by_name(r: &FileReport) -> BTreeMap<String, u64> {
         .iter()
         .map(|(k, n)| (k.as_str().to_string(), *n))
         .collect()
+}
+
+/// The kind name of an input that holds no archive (counted under it in summaries and reports).
+pub const SKIP_NOT_ARCHIVE: &str = "not_archive";
+
+/// The kind name of an input given again (by another name): read once, skipped the second time.
+pub const SKIP_DUPLICATE: &str = "duplicate";
+
+/// Whether reading `r` found no archive at all (no record and no format: a README, an image,
+/// plain text, an empty file). Such an input is skipped, not counted in the totals.
+pub fn not_an_archive(r: &FileReport) -> bool {
+    r.records == 0 && r.format.is_none()
 }
 
 /// Whether the run was asked to stop (Ctrl-C): the reading loop checks it between batches.
@@ -43,6 +85,8 @@ pub struct InputSet {
     names: Vec<String>,
     /// Whether each input was found by walking a directory (rather than named on the command line).
     from_dir: Vec<bool>,
+    /// Inputs given again and so not read a second time: (this name, the name read).
+    pub duplicates: Vec<(String, String)>,
 }
 
 /// The channel of numbered record batches a record reader fills.
@@ -73,23 +117,70 @@ pub struct ReadTally {
     pub failed_inputs: usize,
     /// Record-level errors over all inputs.
     pub record_errors: u64,
-    /// Files found in a directory that hold no archive (a README, a checksum list): skipped.
+    /// Inputs that hold no archive (a README, a checksum list, an image): skipped.
     pub not_archives: Vec<String>,
+    /// Skipped inputs by kind ([`SKIP_NOT_ARCHIVE`], [`SKIP_DUPLICATE`]).
+    pub skipped_inputs: BTreeMap<&'static str, u64>,
+    /// `WARC-Block-Digest`/`WARC-Payload-Digest` values that did not match (with
+    /// `verify_digests`).
+    pub digest_mismatches: u64,
     /// Records read.
     pub records: u64,
 }
 
+impl ReadTally {
+    /// Whether the run finished but something was wrong with its input: records with errors, an
+    /// input that is no archive, or digests that did not match (exit status 3).
+    pub fn has_problems(&self) -> bool {
+        self.record_errors > 0 || !self.not_archives.is_empty() || self.digest_mismatches > 0
+    }
+}
+
 impl InputSet {
-    /// Expands command-line arguments (files, directories, `-`).
+    /// Expands command-line arguments (files, directories, `-`). A path that cannot be found or
+    /// listed is an error naming every such path; an input met again (by another name, a link,
+    /// or inside a directory also given) is kept once and named in `duplicates`, with a warning
+    /// on stderr.
     pub fn expand(args: &[PathBuf]) -> anyhow::Result<Self> {
         let mut inputs = Vec::new();
         let mut from_dir = Vec::new();
+        let mut missing = Vec::new();
         for arg in args {
-            let found = crawlsift_reader::expand_inputs(std::slice::from_ref(arg))
-                .context("reading the input list")?;
-            from_dir.extend(std::iter::repeat_n(arg.is_dir(), found.len()));
-            inputs.extend(found);
+            match crawlsift_reader::expand_inputs(std::slice::from_ref(arg)) {
+                Ok(found) => {
+                    from_dir.extend(std::iter::repeat_n(arg.is_dir(), found.len()));
+                    inputs.extend(found);
+                }
+                Err(e) => missing.push(e.to_string()),
+            }
         }
+        if !missing.is_empty() {
+            anyhow::bail!("{}", missing.join("; "));
+        }
+        let mut duplicates = Vec::new();
+        let mut seen: HashMap<FileKey, String> = HashMap::new();
+        let mut kept = Vec::with_capacity(inputs.len());
+        let mut kept_from_dir = Vec::with_capacity(inputs.len());
+        for (input, dir) in inputs.into_iter().zip(from_dir) {
+            let name = input.path().display().to_string();
+            if let Some(key) = file_key(&input) {
+                if let Some(first) = seen.get(&key) {
+                    if name == *first {
+                        eprintln!("crawlsift: warning: {name} is given twice: read once");
+                    } else {
+                        eprintln!(
+                            "crawlsift: warning: {name} is the same file as {first}: read once"
+                        );
+                    }
+                    duplicates.push((name, first.clone()));
+                    continue;
+                }
+                seen.insert(key, name);
+            }
+            kept.push(input);
+            kept_from_dir.push(dir);
+        }
+        let (inputs, from_dir) = (kept, kept_from_dir);
         if inputs.is_empty() {
             let names: Vec<String> = args.iter().map(|a| a.display().to_string()).collect();
             anyhow::bail!("no input files found in {}", names.join(", "));
@@ -119,6 +210,7 @@ impl InputSet {
             before,
             names,
             from_dir,
+            duplicates,
         })
     }
 
@@ -185,34 +277,35 @@ impl InputSet {
     }
 
     /// Tallies per-input results (in input order), printing each failure and record error
-    /// example to stderr with the file's name unless `quiet`. A file met while walking a directory
-    /// that holds no archive at all is skipped with a notice, not counted as an error.
+    /// example to stderr with the file's name unless `quiet`. An input that holds no archive at
+    /// all is skipped with a notice (always said when it was named on the command line, unless
+    /// `quiet` when it was met in a directory), not counted as a record error.
     pub fn tally(&self, reports: &[Option<Result<FileReport, String>>], quiet: bool) -> ReadTally {
         let mut t = ReadTally::default();
+        if !self.duplicates.is_empty() {
+            t.skipped_inputs
+                .insert(SKIP_DUPLICATE, self.duplicates.len() as u64);
+        }
         for (fi, r) in reports.iter().enumerate() {
             let name = self.name(fi as u32);
             match r {
                 None => {}
-                Some(Ok(r)) if r.records == 0 && r.format.is_none() => {
-                    // Met in a directory (a README, a checksum list), it is passed over; named on
-                    // the command line, the user expected records from it.
-                    if self.from_dir.get(fi).copied().unwrap_or(false) {
-                        t.not_archives.push(name.to_string());
-                        if !quiet {
-                            eprintln!("crawlsift: {name}: not an archive (no WARC, ARC or TREC record), skipped");
-                        }
-                    } else {
-                        t.record_errors += r.error_count().max(1);
+                Some(Ok(r)) if not_an_archive(r) => {
+                    t.not_archives.push(name.to_string());
+                    *t.skipped_inputs.entry(SKIP_NOT_ARCHIVE).or_default() += 1;
+                    let from_dir = self.from_dir.get(fi).copied().unwrap_or(false);
+                    if !quiet || !from_dir {
                         let why = r
                             .error_examples
                             .first()
                             .map_or("empty input".to_string(), |e| e.to_string());
-                        eprintln!("crawlsift: {name}: not an archive (no WARC, ARC or TREC record): {why}");
+                        eprintln!("crawlsift: {name}: not an archive (no WARC, ARC or TREC record): {why}; skipped");
                     }
                 }
                 Some(Ok(r)) => {
                     t.records += r.records;
                     t.record_errors += r.error_count();
+                    t.digest_mismatches += r.digests.mismatch;
                     if !quiet {
                         for e in &r.error_examples {
                             eprintln!("crawlsift: {name}: {e}");
@@ -224,6 +317,13 @@ impl InputSet {
                                 r.error_count() - shown
                             );
                         }
+                    }
+                    if r.digests.mismatch > 0 {
+                        eprintln!(
+                            "crawlsift: {name}: {} of {} digests do not match their block or payload",
+                            r.digests.mismatch,
+                            r.digests.ok + r.digests.mismatch
+                        );
                     }
                 }
                 Some(Err(e)) => {

@@ -3,6 +3,9 @@
 //! [`AtomicFile`] writes to a temporary name beside the target (`.NAME.tmp-PID`), and only
 //! [`AtomicFile::commit`] flushes, fsyncs and renames it into place; dropping it uncommitted
 //! removes the temporary file. A `.gz` or `.zst` target name picks the compression.
+//!
+//! [`writable_dir`] and [`check_writable`] find an output that cannot be written before a run
+//! reads anything, so a run never fails at its end with some outputs already written.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
@@ -64,7 +67,7 @@ impl AtomicFile {
             std::process::id()
         ));
         let file =
-            File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+            File::create(&tmp).with_context(|| format!("cannot create {}", target.display()))?;
         let buf = BufWriter::with_capacity(OUTPUT_BUFFER_BYTES, file);
         let lossy = name.to_string_lossy();
         let sink = if !compress_by_name {
@@ -128,6 +131,25 @@ impl AtomicFile {
         }
         Ok(())
     }
+}
+
+/// Checks that `target` can be written, by creating (and removing) the temporary file
+/// [`AtomicFile`] would write it under: a missing or read-only directory is an error naming
+/// `target`, found before a run starts rather than when its outputs are written.
+pub fn check_writable(target: &Path) -> anyhow::Result<()> {
+    AtomicFile::create_raw(target).map(drop)
+}
+
+/// Creates the directory `dir` if missing and checks that files can be created in it (a probe
+/// file, removed at once): the error names `dir`, as the user gave it.
+pub fn writable_dir(dir: &Path) -> anyhow::Result<()> {
+    fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create output directory {}", dir.display()))?;
+    let probe = dir.join(format!(".crawlsift-probe-{}", std::process::id()));
+    File::create(&probe)
+        .with_context(|| format!("cannot write in output directory {}", dir.display()))?;
+    fs::remove_file(&probe).with_context(|| format!("cannot remove {}", probe.display()))?;
+    Ok(())
 }
 
 /// Items per gzip member of [`write_gzip_chunks`]: a few MB of JSON lines, so two or more members
@@ -224,6 +246,25 @@ mod tests {
             f.write_all(b"partial").unwrap();
         }
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn writability_checks_leave_nothing_and_name_the_path_given() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("a").join("b");
+        writable_dir(&out).unwrap();
+        check_writable(&out.join("x.jsonl.gz")).unwrap();
+        assert_eq!(fs::read_dir(&out).unwrap().count(), 0, "no probe is left");
+        let file = dir.path().join("file");
+        fs::write(&file, "x").unwrap();
+        let err = format!("{:#}", writable_dir(&file.join("sub")).unwrap_err());
+        assert!(err.contains(&*file.join("sub").to_string_lossy()), "{err}");
+        let err = format!("{:#}", check_writable(&file.join("t.gz")).unwrap_err());
+        assert!(err.contains(&*file.join("t.gz").to_string_lossy()), "{err}");
+        assert!(
+            !err.contains(".tmp-"),
+            "the temporary name is not shown: {err}"
+        );
     }
 
     #[test]

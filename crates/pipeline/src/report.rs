@@ -11,7 +11,9 @@ use crawlsift_reader::{FileReport, RecordError};
 use serde::Serialize;
 
 use crate::dedup::StageTimes;
-use crate::inputs::{add_counts, errors_by_name, InputSet, ReadTally};
+use crate::inputs::{
+    add_counts, errors_by_name, not_an_archive, InputSet, ReadTally, SKIP_NOT_ARCHIVE,
+};
 use crate::lines::rounded;
 
 /// Everything `report.json` is built from.
@@ -98,7 +100,10 @@ pub struct DedupReport<'a> {
     pub peak_memory_bytes: Option<u64>,
     /// Index memory per document (bytes).
     pub index_bytes_per_document: f64,
-    /// Files met in a directory that hold no archive.
+    /// Inputs skipped, by kind: `not_archive` (no WARC, ARC or TREC record in it), `duplicate`
+    /// (the same file as an earlier input, read once).
+    pub skipped_inputs: &'a BTreeMap<&'static str, u64>,
+    /// Inputs that hold no archive (a README, an image): skipped, not counted as record errors.
     pub inputs_not_archives: &'a [String],
     /// Per input.
     pub files: Vec<FileLine<'a>>,
@@ -165,6 +170,15 @@ pub enum FileLine<'a> {
         /// The first few errors.
         error_examples: &'a [RecordError],
     },
+    /// An input that holds no archive: skipped.
+    Skipped {
+        /// Its name.
+        file: &'a str,
+        /// The kind of skip (`not_archive`).
+        skipped: &'static str,
+        /// What the reader found at its start.
+        error_examples: &'a [RecordError],
+    },
     /// An input that failed (or was not read).
     Failed {
         /// Its name.
@@ -181,6 +195,11 @@ pub fn build_report<'a>(p: &ReportParts<'a>) -> DedupReport<'a> {
     for (fi, r) in p.reports.iter().enumerate() {
         let file = p.inputs.name(fi as u32);
         files.push(match r {
+            Some(Ok(r)) if not_an_archive(r) => FileLine::Skipped {
+                file,
+                skipped: SKIP_NOT_ARCHIVE,
+                error_examples: &r.error_examples,
+            },
             Some(Ok(r)) => {
                 add_counts(&mut total, r);
                 FileLine::Read {
@@ -240,6 +259,7 @@ pub fn build_report<'a>(p: &ReportParts<'a>) -> DedupReport<'a> {
         },
         peak_memory_bytes: p.peak_memory_bytes,
         index_bytes_per_document: p.index_bytes,
+        skipped_inputs: &p.tally.skipped_inputs,
         inputs_not_archives: &p.tally.not_archives,
         files,
     }
