@@ -210,4 +210,15 @@ pub const DEDUP_TEMPLATE_CLASSES: usize = 3;
 /// multi-megabyte text can take (4 bytes a word) while every real page fits whole.
 pub const DEDUP_PROFILE_MAX_WORDS: usize = 50_000;
 
+// --- reader: lenient ARC header lines (crates/reader/src/container/arc.rs) --------------------
+
+/// Fewest digits an ARC header line's date may have: `YYYYMMDD`. With [`ARC_DATE_MAX_DIGITS`] it
+/// is what tells the date field apart when the URL holds spaces or a field is missing.
+pub const ARC_DATE_MIN_DIGITS: usize = 8;
+
+/// Most digits an ARC header line's date may have. The format says 14 (`YYYYMMDDhhmmss`), but
+/// real files carry 17 (milliseconds) and 18; peers read such lines without looking at the date,
+/// so the bound only keeps a long number (a length, an id) from passing for a date.
+pub const ARC_DATE_MAX_DIGITS: usize = 24;
+
 // --- pipeline (src/) --------------------------------------------------------------------------
