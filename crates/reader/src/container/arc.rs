@@ -13,6 +13,7 @@
 use crate::fields::Fields;
 use crawlsift_common::limits::{
     ARC_DATE_MAX_DIGITS, ARC_DATE_MIN_DIGITS, MAX_HEADER_BYTES, MAX_RECORD_BYTES,
+    RESYNC_WINDOW_BYTES,
 };
 
 use super::parse::{blank_tail, record_start, skip_blank, trim_trailing_newlines, Parsed, Step};
@@ -26,8 +27,8 @@ pub struct ArcLine {
     pub url: String,
     /// IP address field (empty when the line has none).
     pub ip: String,
-    /// Archive date as written: 14 digits by the format, 8 to 24 digits in the wild (empty only
-    /// on a `filedesc://` line too short to carry one).
+    /// Archive date as written: 14 digits by the format, 8 to 24 in the wild, sometimes with `-`
+    /// and `:` (empty only on a `filedesc://` line too short to carry one).
     pub date: String,
     /// Content type, when the line has one.
     pub content_type: Option<String>,
@@ -56,10 +57,15 @@ fn field_text(b: &[u8]) -> String {
     }
 }
 
-/// Whether `t` has the shape of an ARC date: digits only, of a plausible count.
+/// Whether `t` has the shape of an ARC date: a plausible count of digits, starting with one, and
+/// nothing else but the separators of written-out dates (`2008-04-30T20:48:26Z`).
 fn is_date(t: &[u8]) -> bool {
-    (ARC_DATE_MIN_DIGITS..=ARC_DATE_MAX_DIGITS).contains(&t.len())
-        && t.iter().all(u8::is_ascii_digit)
+    t.first().is_some_and(u8::is_ascii_digit)
+        && t.len() <= 2 * ARC_DATE_MAX_DIGITS
+        && (ARC_DATE_MIN_DIGITS..=ARC_DATE_MAX_DIGITS)
+            .contains(&t.iter().filter(|c| c.is_ascii_digit()).count())
+        && t.iter()
+            .all(|&c| c.is_ascii_digit() || matches!(c, b'-' | b':' | b'T' | b'Z'))
 }
 
 /// Whether `t` has the shape of an IP address field: IPv4 or IPv6 (hex digits, dots and colons,
@@ -368,8 +374,11 @@ pub(crate) fn step(buf: &[u8], at: usize, eof: bool) -> Step {
         None if !eof => return Step::Need(len - at + 1),
         _ => {}
     }
-    // Length does not lead to another header line: resync.
-    match find_arc_line(buf, body) {
+    // Length does not lead to another header line: look for the next one, within a bounded
+    // window past the record (see RESYNC_WINDOW_BYTES).
+    let window_end = end.saturating_add(RESYNC_WINDOW_BYTES);
+    // A start found in a part of the window is the first in all of it.
+    match find_arc_line(&buf[..len.min(window_end)], body) {
         Some(q) if q < end => {
             let e = trim_trailing_newlines(buf, body, q);
             Step::Rec(make(
@@ -393,7 +402,8 @@ pub(crate) fn step(buf: &[u8], at: usize, eof: bool) -> Step {
                 "bytes after the ARC record before the next one".into(),
             )),
         )),
-        None if !eof && len - p < MAX_RECORD_BYTES => Step::Need(len - at + 1),
+        None if !eof && len < window_end => Step::Need(window_end - at),
+        // Garbage follows beyond the window: the record is good; the next step counts it.
         None => Step::Rec(make(p, end, h, body..end, None)),
     }
 }
@@ -440,6 +450,8 @@ mod tests {
         );
         let l = p(b"http://a.b/c 1.2.3.4 200804302048261234 text/html 7");
         assert_eq!(l.date, "200804302048261234");
+        let l = p(b"http://a.b/c 1.2.3.4 2008-04-30T20:48:26Z text/html 7");
+        assert_eq!(l.date, "2008-04-30T20:48:26Z");
         // The URL holds spaces: the IP and date after it say where it ends.
         let l = p(b"http://a.b/x y  z 1.2.3.4 20080430204826 text/html 7");
         assert_eq!(
@@ -488,6 +500,8 @@ mod tests {
             b"1 0 InternetArchive",
             b"URL IP-address Archive-date Content-type Archive-length",
             b"http://a.b/c 1.2.3.4 2008 text/html 7",
+            b"http://a.b/c 1.2.3.4 2008.04.30 text/html 7",
+            b"http://a.b/c 1.2.3.4 T20080430 text/html 7",
             b"http://a.b/c 1.2.3.4 200804302048261234567890123 text/html 7",
             b"http://a.b/c",
             b"http: 1.2.3.4 20080430204826 text/html 7",
@@ -541,6 +555,25 @@ mod tests {
         let last = b"http://a/ 1.1.1.1 20010101000000 text/plain -1\nall the rest\n";
         assert_eq!(all(last)[0].1, "all the rest");
         assert!(matches!(step(last, 0, false), Step::Need(_)));
+    }
+
+    #[test]
+    fn garbage_after_a_record_is_searched_only_within_the_window() {
+        let rec = b"http://a/ 1.1.1.1 20010101000000 text/plain 2\nok\n";
+        let mut buf = rec.to_vec();
+        buf.resize(buf.len() + 100, b'x');
+        assert!(matches!(step(&buf, 0, false), Step::Need(_)));
+        buf.resize(buf.len() + RESYNC_WINDOW_BYTES, b'x');
+        let Step::Rec(r) = step(&buf, 0, false) else {
+            panic!("no record once the window is read")
+        };
+        assert!(r.error.is_none());
+        let mut near = rec.to_vec();
+        near.extend_from_slice(b"gap\nhttp://b/ 1.1.1.1 20010101000000 text/plain 2\n");
+        let Step::Rec(r) = step(&near, 0, false) else {
+            panic!("no record")
+        };
+        assert_eq!(r.error.unwrap().0, ErrorKind::BadLength);
     }
 
     #[test]
