@@ -646,7 +646,73 @@ fn the_binary_reads_damaged_files_and_says_where_the_damage_is() {
                 }
             }
             assert!(!stderr.contains("not an archive"), "{name}: {stderr}");
+            // Piped, the same records are read (the streaming decoder and its carry-overs).
+            let piped = std::process::Command::new(env!("CARGO_BIN_EXE_crawlsift"))
+                .args(["records", "-j", "1", "-"])
+                .stdin(std::fs::File::open(&path).unwrap())
+                .output()
+                .unwrap();
+            let urls = |o: &[u8]| -> Vec<serde_json::Value> {
+                String::from_utf8_lossy(o)
+                    .lines()
+                    .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["url"].clone())
+                    .collect()
+            };
+            assert_eq!(urls(&piped.stdout), urls(&out.stdout), "{name} piped");
+            assert_eq!(piped.status.code(), code, "{name} piped");
         }
     }
     assert!(damaged > 20);
+}
+
+/// Peak resident memory (`VmHWM`, KiB) of a running process, if it can still be read.
+fn peak_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[test]
+fn garbage_piped_after_a_record_is_skipped_in_bounded_memory() {
+    // One good record, then 96 MiB of lines that are no record: the reader must not buffer them
+    // looking for a next record (it did up to the 256 MiB record bound: ~6x the garbage in RSS).
+    const GARBAGE_MIB: usize = 96;
+    const PEAK_MIB: u64 = 64;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_crawlsift"))
+        .args(["records", "--summary", "-j", "1", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        stdin.write_all(&warc_ok(1)).unwrap();
+        let line = b"junk that is no record at all, line after line of it\n";
+        let chunk: Vec<u8> = line.iter().copied().cycle().take(1 << 20).collect();
+        for _ in 0..GARBAGE_MIB {
+            if stdin.write_all(&chunk).is_err() {
+                break;
+            }
+        }
+    });
+    let pid = child.id();
+    let mut peak = 0;
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        peak = peak.max(peak_kib(pid).unwrap_or(0));
+        assert!(started.elapsed().as_secs() < 120, "no end in 120 s");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    writer.join().unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("records=1"), "{stdout}");
+    assert!(stdout.contains("garbage=1"), "{stdout}");
+    assert!(
+        peak < PEAK_MIB << 10,
+        "peak resident memory {} MiB reading {GARBAGE_MIB} MiB of garbage",
+        peak >> 10
+    );
+    println!("garbage after a record: peak {} MiB", peak >> 10);
 }
