@@ -591,3 +591,80 @@ mod tests {
         assert!(r2.error.is_none());
     }
 }
+
+#[cfg(test)]
+mod soup {
+    //! Lines made of the pieces ARC header lines are made of, in any order and number: parsing
+    //! and stepping never panic, always move on, and keep every range inside the buffer.
+    use super::*;
+    use proptest::prelude::*;
+
+    const PIECES: [&[u8]; 16] = [
+        b"http://a.b/c",
+        b"filedesc://x.arc",
+        b"dns:a.b",
+        b"1.2.3.4",
+        b"::1",
+        b"-",
+        b"20080430204826",
+        b"200804302048261234",
+        b"2008-04-30T20:48:26Z",
+        b"text/html",
+        b"-1",
+        b"abc",
+        b"7",
+        b"99999999999999999999999",
+        b"\xe9\xff",
+        b"HTTP/1.0",
+    ];
+
+    fn piece() -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            (0..PIECES.len()).prop_map(|i| PIECES[i].to_vec()),
+            prop::collection::vec(any::<u8>(), 0..4),
+            Just(b"\n".to_vec()),
+            Just(b" ".to_vec()),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+        #[test]
+        fn token_soup_never_panics_and_always_moves_on(
+            parts in prop::collection::vec(piece(), 0..60),
+        ) {
+            let mut buf = Vec::new();
+            for p in &parts {
+                buf.extend_from_slice(p);
+                buf.push(if p.len() % 3 == 0 { b'\n' } else { b' ' });
+            }
+            for line in buf.split(|&c| c == b'\n') {
+                let _ = parse_line(line);
+            }
+            for eof in [true, false] {
+                let mut at = 0;
+                while at < buf.len() {
+                    match step(&buf, at, eof) {
+                        Step::Rec(r) => {
+                            prop_assert!(r.next > at && r.next <= buf.len());
+                            prop_assert!(r.block.start <= r.block.end && r.block.end <= buf.len());
+                            at = r.next;
+                        }
+                        Step::Skip { to, .. } => {
+                            prop_assert!(to > at && to <= buf.len());
+                            at = to;
+                        }
+                        Step::Need(n) => {
+                            prop_assert!(!eof && n > 0);
+                            break;
+                        }
+                        Step::End => {
+                            prop_assert!(eof);
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
