@@ -16,7 +16,9 @@ use crawlsift_common::limits::{
     RESYNC_WINDOW_BYTES,
 };
 
-use super::parse::{blank_tail, record_start, skip_blank, trim_trailing_newlines, Parsed, Step};
+use super::parse::{
+    blank_tail, need_more, record_start, skip_blank, trim_trailing_newlines, Parsed, Step,
+};
 use crate::error::ErrorKind;
 use crate::record::RecordKind;
 
@@ -264,7 +266,7 @@ fn unsized_record(buf: &[u8], at: usize, p: usize, body: usize, h: ArcLine, eof:
     };
     let end = match find_arc_line(buf, body) {
         Some(q) => q,
-        None if !eof && len - p < MAX_RECORD_BYTES => return Step::Need(len - at + 1),
+        None if !eof && len - p < MAX_RECORD_BYTES => return need_more(len, at, p),
         None => len,
     };
     // Each ARC record is followed by one newline: that one is not part of the body.

@@ -7,7 +7,9 @@ use std::ops::Range;
 
 use crawlsift_common::limits::{MAX_HEADER_BYTES, MAX_RECORD_BYTES, RESYNC_WINDOW_BYTES};
 
-use super::parse::{blank_tail, record_start, skip_blank, trim_trailing_newlines, Parsed, Step};
+use super::parse::{
+    blank_tail, need_more, record_start, skip_blank, trim_trailing_newlines, Parsed, Step,
+};
 use crate::error::ErrorKind;
 use crate::record::RecordKind;
 
@@ -216,7 +218,7 @@ pub(crate) fn step(buf: &[u8], at: usize, eof: bool) -> Step {
                     Some((ErrorKind::MissingLength, "no usable Content-Length".into())),
                 ))
             }
-            None if !eof && len - p < MAX_RECORD_BYTES => Step::Need(len - at + 1),
+            None if !eof && len - p < MAX_RECORD_BYTES => need_more(len, at, p),
             None => {
                 let end = trim_trailing_newlines(buf, body, len);
                 Step::Rec(make(
