@@ -3,12 +3,13 @@
 //! longer v2 line, whose length is likewise last), the `filedesc://` file header record, and the
 //! splitting step with resync on the next header line.
 //!
-//! Header lines are recognised by their shape, not by every field being valid, as warcio and JWAT
-//! read them: a URL with a scheme, an IP address and a date of digits. The URL may hold spaces
-//! (the IP and date after it tell where it ends), the IP or the content type may be missing, the
-//! date may have any number of digits from [`ARC_DATE_MIN_DIGITS`] to [`ARC_DATE_MAX_DIGITS`],
-//! and a length that is not a byte count (`-1`, `abc`, absent) makes the record run to the next
-//! header line instead of ending the file.
+//! Header lines are recognised by their shape, not by every field being valid (warcio reads any
+//! line it can split into five fields): a URL with a scheme, an IP address and a date of digits
+//! (see `is_date` for the separators allowed). The URL may hold spaces (the IP and date after it
+//! tell where it ends), the IP or the content type may be missing, the date may have any number
+//! of digits from [`ARC_DATE_MIN_DIGITS`] to [`ARC_DATE_MAX_DIGITS`], and a length that is not a
+//! byte count (`-1`, `abc`, absent) makes the record run to the next header line instead of
+//! ending the file.
 
 use crate::fields::Fields;
 use crawlsift_common::limits::{
