@@ -210,4 +210,25 @@ pub const DEDUP_TEMPLATE_CLASSES: usize = 3;
 /// multi-megabyte text can take (4 bytes a word) while every real page fits whole.
 pub const DEDUP_PROFILE_MAX_WORDS: usize = 50_000;
 
+// --- reader: leniency of the container formats (crates/reader/src/container/) ---------------
+
+/// How far past a record's declared end the reader looks for the next record when the bytes
+/// there are not one (a length too short, or garbage between records). Found within this, the
+/// gap is the record's `bad_length`; beyond it, the record is kept as declared and the gap is
+/// counted as `garbage` when reached. Bounding it keeps a stream of garbage after a record from
+/// being buffered whole (it held 800 MB of memory for 120 MB of piped garbage when the search ran
+/// to the record bound), and it is a fixed distance, so the records read never depend on the
+/// buffer size.
+pub const RESYNC_WINDOW_BYTES: usize = 1 << 20;
+
+/// Fewest digits an ARC header line's date may have: `YYYYMMDD` (separators such as `-` and `:`
+/// are allowed beside them and not counted). With [`ARC_DATE_MAX_DIGITS`] it
+/// is what tells the date field apart when the URL holds spaces or a field is missing.
+pub const ARC_DATE_MIN_DIGITS: usize = 8;
+
+/// Most digits an ARC header line's date may have. The format says 14 (`YYYYMMDDhhmmss`), but
+/// real files carry 17 (milliseconds) and 18; peers read such lines without looking at the date,
+/// so the bound only keeps a long number (a length, an id) from passing for a date.
+pub const ARC_DATE_MAX_DIGITS: usize = 24;
+
 // --- pipeline (src/) --------------------------------------------------------------------------

@@ -55,7 +55,8 @@ pub enum ErrorKind {
     BadGzip,
     /// A WARC/ARC length that does not match where the next record starts (record kept, resynced).
     BadLength,
-    /// A WARC record without a usable `Content-Length` (record kept up to the next `WARC/` line).
+    /// A WARC record without a usable `Content-Length`, or an ARC record whose length field is not a
+    /// byte count (`-1`, `abc`, absent): the record is kept up to the next `WARC/` or header line.
     MissingLength,
     /// A record or member larger than the configured bound, or an inflate bomb: skipped.
     TooLarge,

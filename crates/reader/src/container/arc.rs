@@ -2,70 +2,174 @@
 //! `URL IP DATE CONTENT-TYPE LENGTH` (also the 4-field form with an empty content type and the
 //! longer v2 line, whose length is likewise last), the `filedesc://` file header record, and the
 //! splitting step with resync on the next header line.
+//!
+//! Header lines are recognised by their shape, not by every field being valid (warcio reads any
+//! line it can split into five fields): a URL with a scheme, an IP address and a date of digits
+//! (see `is_date` for the separators allowed). The URL may hold spaces (the IP and date after it
+//! tell where it ends), the IP or the content type may be missing, the date may have any number
+//! of digits from [`ARC_DATE_MIN_DIGITS`] to [`ARC_DATE_MAX_DIGITS`], and a length that is not a
+//! byte count (`-1`, `abc`, absent) makes the record run to the next header line instead of
+//! ending the file.
 
 use crate::fields::Fields;
-use crawlsift_common::limits::{MAX_HEADER_BYTES, MAX_RECORD_BYTES};
+use crawlsift_common::limits::{
+    ARC_DATE_MAX_DIGITS, ARC_DATE_MIN_DIGITS, MAX_HEADER_BYTES, MAX_RECORD_BYTES,
+    RESYNC_WINDOW_BYTES,
+};
 
-use super::parse::{blank_tail, record_start, skip_blank, Parsed, Step};
+use super::parse::{
+    blank_tail, need_more, record_start, skip_blank, trim_trailing_newlines, Parsed, Step,
+};
 use crate::error::ErrorKind;
 use crate::record::RecordKind;
 
 /// One parsed ARC header line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ArcLine {
-    /// The URL (first field).
+    /// The URL (everything before the IP address; spaces kept as written).
     pub url: String,
-    /// IP address field.
+    /// IP address field (empty when the line has none).
     pub ip: String,
-    /// 14-digit (or shorter) archive date.
+    /// Archive date as written: 14 digits by the format, 8 to 24 in the wild, sometimes with `-`
+    /// and `:` (empty only on a `filedesc://` line too short to carry one).
     pub date: String,
     /// Content type, when the line has one.
     pub content_type: Option<String>,
-    /// Length of the record body after the header line.
-    pub length: u64,
+    /// The length field as written (empty when the line has none).
+    pub length_field: String,
+    /// Length of the record body after the header line; `None` when the length field is not a
+    /// byte count (`-1`, `abc`, absent): the record then runs to the next header line.
+    pub length: Option<u64>,
 }
 
-/// Parses an ARC header line (without its newline). `None` if it is not one.
+/// The text of a header field: as is when UTF-8, otherwise with the bytes of invalid sequences
+/// percent-encoded (ARC lines of the 1990s carry Latin-1 URLs), so nothing is lost or replaced.
+fn field_text(b: &[u8]) -> String {
+    match std::str::from_utf8(b) {
+        Ok(s) => s.to_string(),
+        Err(_) => {
+            let mut out = String::with_capacity(b.len() + 16);
+            for chunk in b.utf8_chunks() {
+                out.push_str(chunk.valid());
+                for &c in chunk.invalid() {
+                    out.push_str(&format!("%{c:02X}"));
+                }
+            }
+            out
+        }
+    }
+}
+
+/// Whether `t` has the shape of an ARC date: a plausible count of digits, starting with one, and
+/// nothing else but the separators of written-out dates (`2008-04-30T20:48:26Z`).
+fn is_date(t: &[u8]) -> bool {
+    t.first().is_some_and(u8::is_ascii_digit)
+        && t.len() <= 2 * ARC_DATE_MAX_DIGITS
+        && (ARC_DATE_MIN_DIGITS..=ARC_DATE_MAX_DIGITS)
+            .contains(&t.iter().filter(|c| c.is_ascii_digit()).count())
+        && t.iter()
+            .all(|&c| c.is_ascii_digit() || matches!(c, b'-' | b':' | b'T' | b'Z'))
+}
+
+/// Whether `t` has the shape of an IP address field: IPv4 or IPv6 (hex digits, dots and colons,
+/// with at least one separator), or `-` for none.
+fn is_ip(t: &[u8]) -> bool {
+    t == b"-"
+        || (t.len() <= 45
+            && t.iter().any(|&c| c == b'.' || c == b':')
+            && t.iter().any(u8::is_ascii_hexdigit)
+            && t.iter()
+                .all(|&c| c.is_ascii_hexdigit() || c == b'.' || c == b':'))
+}
+
+/// Whether `t` starts with a URL scheme (`letters+digits+.-:` then something).
+fn has_scheme(t: &[u8]) -> bool {
+    let Some(colon) = memchr::memchr(b':', t) else {
+        return false;
+    };
+    colon > 0
+        && colon + 1 < t.len()
+        && t[0].is_ascii_alphabetic()
+        && t[..colon]
+            .iter()
+            .all(|&c| c.is_ascii_alphanumeric() || c == b'+' || c == b'-' || c == b'.')
+}
+
+/// The length field parsed as a byte count: digits only (no sign), fitting in a `u64`.
+fn byte_count(t: &[u8]) -> Option<u64> {
+    if t.is_empty() || !t.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    std::str::from_utf8(t).ok()?.parse().ok()
+}
+
+/// Where the IP and date fields are among the tokens `t` (`t[0]` starts the URL): `(ip, date)`
+/// token indices, `ip == date` when the line has no IP. The first IP-shaped token followed by a
+/// date wins (so a URL with spaces ends before it); then a date third with anything second (an
+/// IP written as a host name); then a date second (no IP).
+fn anchor(t: &[&[u8]]) -> Option<(usize, usize)> {
+    let n = t.len();
+    if let Some(i) = (1..n.saturating_sub(1)).find(|&i| is_ip(t[i]) && is_date(t[i + 1])) {
+        return Some((i, i + 1));
+    }
+    if n > 2 && is_date(t[2]) {
+        return Some((1, 2));
+    }
+    (n > 1 && is_date(t[1])).then_some((1, 1))
+}
+
+/// Parses an ARC header line (without its newline). `None` if it does not have the shape of one.
 pub fn parse_line(line: &[u8]) -> Option<ArcLine> {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     if line.len() > MAX_HEADER_BYTES || line.is_empty() || line[0].is_ascii_whitespace() {
         return None;
     }
-    let s = std::str::from_utf8(line).ok()?;
-    let f: Vec<&str> = s.split([' ', '\t']).filter(|x| !x.is_empty()).collect();
-    if f.len() < 4 {
+    // Cheap test first: resync runs this on every line of a damaged record.
+    let first_end = memchr::memchr2(b' ', b'\t', line).unwrap_or(line.len());
+    if !has_scheme(&line[..first_end]) {
         return None;
     }
-    let url = f[0];
-    let scheme = url.split(':').next()?;
-    if scheme.is_empty()
-        || scheme.len() == url.len()
-        || !scheme
-            .bytes()
-            .all(|c| c.is_ascii_alphanumeric() || c == b'+' || c == b'-' || c == b'.')
-    {
-        return None;
+    // Tokens with their offsets, so a URL holding spaces is kept as written.
+    let mut toks: Vec<&[u8]> = Vec::with_capacity(6);
+    let mut offs: Vec<usize> = Vec::with_capacity(6);
+    let mut i = 0;
+    while i < line.len() {
+        if matches!(line[i], b' ' | b'\t') {
+            i += 1;
+            continue;
+        }
+        let s = i;
+        while i < line.len() && !matches!(line[i], b' ' | b'\t') {
+            i += 1;
+        }
+        toks.push(&line[s..i]);
+        offs.push(s);
     }
-    let date = f[2];
-    if !(8..=17).contains(&date.len()) || !date.bytes().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    let last = f[f.len() - 1];
-    if last.is_empty() || last.len() > 19 || !last.bytes().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    let length = last.parse().ok()?;
-    let content_type = if f.len() >= 5 {
-        Some(f[3].to_string())
-    } else {
-        None
+    let filedesc = toks[0].starts_with(b"filedesc:");
+    let (ip, date) = match anchor(&toks) {
+        Some(a) => a,
+        // The file header record is known by its URL alone; its fields are read as they come.
+        None if filedesc => (1.min(toks.len()), 2.min(toks.len())),
+        None => return None,
+    };
+    let url_end = offs[ip - 1] + toks[ip - 1].len();
+    let tok = |k: usize| toks.get(k).map_or(String::new(), |t| field_text(t));
+    let rest = toks.get(date + 1..).unwrap_or(&[]);
+    // After the date: content type and length; the length is last (the v2 line has more fields
+    // between them). A lone field is the length unless it reads as a media type.
+    let (content_type, length_field): (Option<&[u8]>, &[u8]) = match rest {
+        [] => (None, b""),
+        [one] if memchr::memchr(b'/', one).is_some() => (Some(one), b""),
+        [one] => (None, one),
+        [ct, .., last] => (Some(ct), last),
     };
     Some(ArcLine {
-        url: url.to_string(),
-        ip: f[1].to_string(),
-        date: date.to_string(),
-        content_type,
-        length,
+        url: field_text(&line[..url_end]),
+        ip: if ip == date { String::new() } else { tok(ip) },
+        date: tok(date),
+        content_type: content_type.map(field_text),
+        length_field: field_text(length_field),
+        length: byte_count(length_field),
     })
 }
 
@@ -81,7 +185,7 @@ fn line_at(buf: &[u8], p: usize) -> Option<bool> {
 }
 
 /// First line start `>= from` holding an ARC header line.
-fn find_arc_line(buf: &[u8], from: usize) -> Option<usize> {
+pub(crate) fn find_arc_line(buf: &[u8], from: usize) -> Option<usize> {
     let mut i = from;
     while i < buf.len() {
         let start = if i == 0 || buf[i - 1] == b'\n' {
@@ -131,20 +235,54 @@ fn make(
     if let Some(ct) = &h.content_type {
         headers.push("Content-type", ct);
     }
-    headers.push("Archive-length", &h.length.to_string());
+    if !h.length_field.is_empty() {
+        headers.push("Archive-length", &h.length_field);
+    }
     Parsed {
         start,
         next,
         kind,
         id: format!("{} {}", h.url, h.date),
         url: Some(h.url),
-        date: Some(h.date),
+        date: (!h.date.is_empty()).then_some(h.date),
         content_type: h.content_type,
         headers,
         block,
         http_head: None,
         error,
     }
+}
+
+/// The record of header line `h` (at `p`, body from `body`) whose length field is not a byte
+/// count: its body runs to the next header line, or to the end of input.
+fn unsized_record(buf: &[u8], at: usize, p: usize, body: usize, h: ArcLine, eof: bool) -> Step {
+    let len = buf.len();
+    let msg = if h.length_field.is_empty() {
+        "ARC header line without a length: the record runs to the next header line".to_string()
+    } else {
+        format!(
+            "ARC length `{}` is not a byte count: the record runs to the next header line",
+            h.length_field.chars().take(40).collect::<String>()
+        )
+    };
+    let end = match find_arc_line(buf, body) {
+        Some(q) => q,
+        None if !eof && len - p < MAX_RECORD_BYTES => return need_more(len, at, p),
+        None => len,
+    };
+    // Each ARC record is followed by one newline: that one is not part of the body.
+    let block_end = if end > body && buf[end - 1] == b'\n' {
+        end - 1
+    } else {
+        end
+    };
+    Step::Rec(make(
+        p,
+        end,
+        h,
+        body..block_end,
+        Some((ErrorKind::MissingLength, msg)),
+    ))
 }
 
 /// Finds the ARC record at or after `at`.
@@ -182,24 +320,27 @@ pub(crate) fn step(buf: &[u8], at: usize, eof: bool) -> Step {
         };
     };
     let body = p + n + 1;
-    if h.length > MAX_RECORD_BYTES as u64 {
+    let Some(length) = h.length else {
+        return unsized_record(buf, at, p, body, h, eof);
+    };
+    if length > MAX_RECORD_BYTES as u64 {
         let to = resync(buf, body, eof).max(body);
         return Step::Skip {
             to,
             err: Some((
                 ErrorKind::TooLarge,
                 p,
-                format!("ARC length {} exceeds the record bound", h.length),
+                format!("ARC length {length} exceeds the record bound"),
             )),
         };
     }
-    let end = body + h.length as usize;
+    let end = body + length as usize;
     if end > len {
         if !eof {
             return Step::Need(end - at + 2);
         }
         if let Some(q) = find_arc_line(buf, body) {
-            let e = super::parse::trim_trailing_newlines(buf, body, q);
+            let e = trim_trailing_newlines(buf, body, q);
             return Step::Rec(make(
                 p,
                 q,
@@ -212,9 +353,8 @@ pub(crate) fn step(buf: &[u8], at: usize, eof: bool) -> Step {
             ));
         }
         let msg = format!(
-            "input ends {} bytes into a {}-byte record",
-            len - body,
-            h.length
+            "input ends {} bytes into a {length}-byte record",
+            len - body
         );
         return Step::Rec(make(
             p,
@@ -237,10 +377,13 @@ pub(crate) fn step(buf: &[u8], at: usize, eof: bool) -> Step {
         None if !eof => return Step::Need(len - at + 1),
         _ => {}
     }
-    // Length does not lead to another header line: resync.
-    match find_arc_line(buf, body) {
+    // Length does not lead to another header line: look for the next one, within a bounded
+    // window past the record (see RESYNC_WINDOW_BYTES).
+    let window_end = end.saturating_add(RESYNC_WINDOW_BYTES);
+    // A start found in a part of the window is the first in all of it.
+    match find_arc_line(&buf[..len.min(window_end)], body) {
         Some(q) if q < end => {
-            let e = super::parse::trim_trailing_newlines(buf, body, q);
+            let e = trim_trailing_newlines(buf, body, q);
             Step::Rec(make(
                 p,
                 q,
@@ -262,7 +405,8 @@ pub(crate) fn step(buf: &[u8], at: usize, eof: bool) -> Step {
                 "bytes after the ARC record before the next one".into(),
             )),
         )),
-        None if !eof && len - p < MAX_RECORD_BYTES => Step::Need(len - at + 1),
+        None if !eof && len < window_end => Step::Need(window_end - at),
+        // Garbage follows beyond the window: the record is good; the next step counts it.
         None => Step::Rec(make(p, end, h, body..end, None)),
     }
 }
@@ -274,14 +418,165 @@ mod tests {
     #[test]
     fn header_lines() {
         let l = parse_line(b"http://a.b/c 1.2.3.4 20080430204826 text/html 123").unwrap();
-        assert_eq!(l.length, 123);
+        assert_eq!(l.length, Some(123));
         assert_eq!(l.content_type.as_deref(), Some("text/html"));
         // 4-field form with empty content type
         let l = parse_line(b"http://a.b/ 1.2.3.4 20110101000000  42").unwrap();
-        assert_eq!((l.content_type, l.length), (None, 42));
+        assert_eq!((l.content_type, l.length), (None, Some(42)));
         assert!(parse_line(b"<html> hello world 1").is_none());
         assert!(parse_line(b"HTTP/1.1 200 OK").is_none());
         assert!(parse_line(b"dns:example.com 1.2.3.4 20080430204826 text/dns 56").is_some());
+    }
+
+    fn fields(l: &ArcLine) -> (&str, &str, &str, Option<&str>, &str, Option<u64>) {
+        (
+            &l.url,
+            &l.ip,
+            &l.date,
+            l.content_type.as_deref(),
+            &l.length_field,
+            l.length,
+        )
+    }
+
+    #[test]
+    fn lenient_header_lines_keep_their_fields() {
+        let p = |l: &[u8]| parse_line(l).unwrap_or_else(|| panic!("{l:?}"));
+        let u = "http://a.b/c";
+        let d = "20080430204826";
+        let l = p(b"http://a.b/c 1.2.3.4 20080430204826 text/html -1");
+        assert_eq!(fields(&l), (u, "1.2.3.4", d, Some("text/html"), "-1", None));
+        let l = p(b"http://a.b/c 1.2.3.4 20080430204826 text/html abc\r");
+        assert_eq!(
+            fields(&l),
+            (u, "1.2.3.4", d, Some("text/html"), "abc", None)
+        );
+        let l = p(b"http://a.b/c 1.2.3.4 200804302048261234 text/html 7");
+        assert_eq!(l.date, "200804302048261234");
+        let l = p(b"http://a.b/c 1.2.3.4 2008-04-30T20:48:26Z text/html 7");
+        assert_eq!(l.date, "2008-04-30T20:48:26Z");
+        // The URL holds spaces: the IP and date after it say where it ends.
+        let l = p(b"http://a.b/x y  z 1.2.3.4 20080430204826 text/html 7");
+        assert_eq!(
+            fields(&l),
+            (
+                "http://a.b/x y  z",
+                "1.2.3.4",
+                d,
+                Some("text/html"),
+                "7",
+                Some(7)
+            )
+        );
+        // No IP; no content type; no length; a host name for an IP; IPv6.
+        let l = p(b"http://a.b/c 20080430204826 text/html 7");
+        assert_eq!(fields(&l), (u, "", d, Some("text/html"), "7", Some(7)));
+        let l = p(b"http://a.b/c 1.2.3.4 20080430204826 7");
+        assert_eq!(fields(&l), (u, "1.2.3.4", d, None, "7", Some(7)));
+        let l = p(b"http://a.b/c 1.2.3.4 20080430204826 text/html");
+        assert_eq!(fields(&l), (u, "1.2.3.4", d, Some("text/html"), "", None));
+        let l = p(b"http://a.b/c localhost 20080430204826 text/html 7");
+        assert_eq!(l.ip, "localhost");
+        assert_eq!(p(b"http://a.b/c ::1 20080430204826 text/html 7").ip, "::1");
+        // The v2 line: more fields between the content type and the length, which is last.
+        let l = p(b"http://a.b/c 1.2.3.4 20080430204826 text/html 200 abc - 0 f.arc 7");
+        assert_eq!(
+            fields(&l),
+            (u, "1.2.3.4", d, Some("text/html"), "7", Some(7))
+        );
+        // Latin-1 in a URL is percent-encoded, not replaced.
+        assert_eq!(
+            p(b"http://a.b/\xe9 1.2.3.4 20080430204826 text/html 7").url,
+            "http://a.b/%E9"
+        );
+        // A file header with fields missing is still one.
+        let l = p(b"filedesc://x.arc");
+        assert_eq!(fields(&l), ("filedesc://x.arc", "", "", None, "", None));
+    }
+
+    #[test]
+    fn lines_of_other_shapes_are_not_headers() {
+        for l in [
+            &b"HTTP/1.1 200 OK"[..],
+            b"Date: Mon, 01 Jan 2020 00:00:00 GMT",
+            b"Content-Type: text/html 1.2.3.4 20080430204826",
+            b"1 0 InternetArchive",
+            b"URL IP-address Archive-date Content-type Archive-length",
+            b"http://a.b/c 1.2.3.4 2008 text/html 7",
+            b"http://a.b/c 1.2.3.4 2008.04.30 text/html 7",
+            b"http://a.b/c 1.2.3.4 T20080430 text/html 7",
+            b"http://a.b/c 1.2.3.4 200804302048261234567890123 text/html 7",
+            b"http://a.b/c",
+            b"http: 1.2.3.4 20080430204826 text/html 7",
+            b" http://a.b/c 1.2.3.4 20080430204826 text/html 7",
+            b"",
+        ] {
+            assert!(parse_line(l).is_none(), "{:?}", String::from_utf8_lossy(l));
+        }
+    }
+
+    fn all(buf: &[u8]) -> Vec<(String, String, Option<ErrorKind>)> {
+        let mut at = 0;
+        let mut out = vec![];
+        loop {
+            match step(buf, at, true) {
+                Step::Rec(r) => {
+                    let block = String::from_utf8_lossy(&buf[r.block.clone()]).into_owned();
+                    out.push((r.url.unwrap(), block, r.error.map(|e| e.0)));
+                    at = r.next;
+                }
+                Step::Skip { to, .. } => at = to,
+                Step::End => return out,
+                Step::Need(_) => panic!("need at end of input"),
+            }
+        }
+    }
+
+    #[test]
+    fn length_that_is_no_byte_count_runs_to_the_next_header_line() {
+        let data = b"filedesc://x.arc 0.0.0.0 20080430204825 text/plain -1\n1 0 IA\nURL IP-address Archive-date Content-type Archive-length\n\nhttp://a/ 1.1.1.1 20010101000000 text/plain abc\nbody a\nmore\n\nhttp://b/ 1.1.1.1 20010101000000 text/plain 2\nok\n";
+        let got = all(data);
+        let want = [
+            (
+                "filedesc://x.arc",
+                "1 0 IA\nURL IP-address Archive-date Content-type Archive-length\n",
+                Some(ErrorKind::MissingLength),
+            ),
+            (
+                "http://a/",
+                "body a\nmore\n",
+                Some(ErrorKind::MissingLength),
+            ),
+            ("http://b/", "ok", None),
+        ];
+        let got: Vec<(&str, &str, Option<ErrorKind>)> = got
+            .iter()
+            .map(|(u, b, e)| (u.as_str(), b.as_str(), *e))
+            .collect();
+        assert_eq!(got, want);
+        // The last record: to the end of input; before the end, more bytes are asked for.
+        let last = b"http://a/ 1.1.1.1 20010101000000 text/plain -1\nall the rest\n";
+        assert_eq!(all(last)[0].1, "all the rest");
+        assert!(matches!(step(last, 0, false), Step::Need(_)));
+    }
+
+    #[test]
+    fn garbage_after_a_record_is_searched_only_within_the_window() {
+        let rec = b"http://a/ 1.1.1.1 20010101000000 text/plain 2\nok\n";
+        let mut buf = rec.to_vec();
+        buf.resize(buf.len() + 100, b'x');
+        assert!(matches!(step(&buf, 0, false), Step::Need(_)));
+        buf.resize(buf.len() + RESYNC_WINDOW_BYTES, b'x');
+        let Step::Rec(r) = step(&buf, 0, false) else {
+            panic!("no record once the window is read")
+        };
+        assert!(r.error.is_none());
+        let mut near = rec.to_vec();
+        near.extend_from_slice(b"gap\nhttp://b/ 1.1.1.1 20010101000000 text/plain 2\n");
+        let Step::Rec(r) = step(&near, 0, false) else {
+            panic!("no record")
+        };
+        assert_eq!(r.error.unwrap().0, ErrorKind::BadLength);
     }
 
     #[test]
@@ -297,5 +592,82 @@ mod tests {
         };
         assert_eq!(r2.url.as_deref(), Some("http://b/"));
         assert!(r2.error.is_none());
+    }
+}
+
+#[cfg(test)]
+mod soup {
+    //! Lines made of the pieces ARC header lines are made of, in any order and number: parsing
+    //! and stepping never panic, always move on, and keep every range inside the buffer.
+    use super::*;
+    use proptest::prelude::*;
+
+    const PIECES: [&[u8]; 16] = [
+        b"http://a.b/c",
+        b"filedesc://x.arc",
+        b"dns:a.b",
+        b"1.2.3.4",
+        b"::1",
+        b"-",
+        b"20080430204826",
+        b"200804302048261234",
+        b"2008-04-30T20:48:26Z",
+        b"text/html",
+        b"-1",
+        b"abc",
+        b"7",
+        b"99999999999999999999999",
+        b"\xe9\xff",
+        b"HTTP/1.0",
+    ];
+
+    fn piece() -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            (0..PIECES.len()).prop_map(|i| PIECES[i].to_vec()),
+            prop::collection::vec(any::<u8>(), 0..4),
+            Just(b"\n".to_vec()),
+            Just(b" ".to_vec()),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+        #[test]
+        fn token_soup_never_panics_and_always_moves_on(
+            parts in prop::collection::vec(piece(), 0..60),
+        ) {
+            let mut buf = Vec::new();
+            for p in &parts {
+                buf.extend_from_slice(p);
+                buf.push(if p.len() % 3 == 0 { b'\n' } else { b' ' });
+            }
+            for line in buf.split(|&c| c == b'\n') {
+                let _ = parse_line(line);
+            }
+            for eof in [true, false] {
+                let mut at = 0;
+                while at < buf.len() {
+                    match step(&buf, at, eof) {
+                        Step::Rec(r) => {
+                            prop_assert!(r.next > at && r.next <= buf.len());
+                            prop_assert!(r.block.start <= r.block.end && r.block.end <= buf.len());
+                            at = r.next;
+                        }
+                        Step::Skip { to, .. } => {
+                            prop_assert!(to > at && to <= buf.len());
+                            at = to;
+                        }
+                        Step::Need(n) => {
+                            prop_assert!(!eof && n > 0);
+                            break;
+                        }
+                        Step::End => {
+                            prop_assert!(eof);
+                            break;
+                        }
+                    }
+                }
+            }
+        }
     }
 }

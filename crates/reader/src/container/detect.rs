@@ -1,4 +1,10 @@
 //! Archive format detection from the decoded bytes (never from file names).
+//!
+//! The decision is made on the shape of the first line, not on the first record being valid: a
+//! `WARC/<digit>` line, a `<DOC>` tag, or a line shaped like an ARC header (a URL with a scheme,
+//! an IP address, a date of digits; see [`arc::parse_line`]) whatever its length field says. The
+//! format's parser then resyncs past whatever is broken, as it does later in the file. When the
+//! first line is none of these, the first of them within [`DETECT_WINDOW`] decides.
 
 use super::parse::skip_blank;
 use super::{arc, trec, warc};
@@ -30,10 +36,10 @@ pub fn detect_format(b: &[u8], eof: bool) -> Result<Option<Format>, ()> {
     if rest.starts_with(b"<DOC>") || rest.starts_with(b"<DOC ") {
         return Ok(Some(Format::Trec));
     }
-    let nl = memchr::memchr(b'\n', rest);
-    match nl {
+    match memchr::memchr(b'\n', rest) {
         Some(n) if arc::parse_line(&rest[..n]).is_some() => return Ok(Some(Format::Arc)),
         None if !eof && rest.len() < DETECT_WINDOW => return Err(()),
+        None if arc::parse_line(rest).is_some() => return Ok(Some(Format::Arc)),
         _ => {}
     }
     // Something else first (garbage, comments): look a little further.
@@ -42,6 +48,7 @@ pub fn detect_format(b: &[u8], eof: bool) -> Result<Option<Format>, ()> {
         return Err(());
     }
     let warc_at = warc::find_warc_line(win, 0);
+    let arc_at = arc::find_arc_line(win, 0);
     let trec_at =
         memchr::memmem::find(win, b"<DOC>").or_else(|| memchr::memmem::find(win, b"<DOC "));
     // TREC only when nothing but blanks and comments precede the first <DOC> (a text file that
@@ -52,12 +59,17 @@ pub fn detect_format(b: &[u8], eof: bool) -> Result<Option<Format>, ()> {
             .into_bytes();
         trec::skipped_is_benign(&before)
     };
-    Ok(match (warc_at, trec_at) {
-        (Some(w), Some(t)) if t < w && trec_ok(t) => Some(Format::Trec),
-        (Some(_), _) => Some(Format::Warc),
-        (None, Some(t)) if trec_ok(t) => Some(Format::Trec),
-        _ => None,
-    })
+    // The earliest record start decides; a format's parser counts what precedes it as garbage.
+    let found = [
+        (warc_at, Format::Warc),
+        (arc_at, Format::Arc),
+        (trec_at.filter(|&t| trec_ok(t)), Format::Trec),
+    ];
+    Ok(found
+        .into_iter()
+        .filter_map(|(at, f)| Some((at?, f)))
+        .min_by_key(|&(at, _)| at)
+        .map(|(_, f)| f))
 }
 
 #[cfg(test)]
@@ -86,6 +98,39 @@ mod tests {
             Ok(Some(Format::Trec))
         );
         assert_eq!(detect_format(b"hello world\n", true), Ok(None));
+        assert_eq!(detect_format(b"WAR", false), Err(()));
+    }
+
+    #[test]
+    fn arc_is_known_by_the_shape_of_its_first_line_not_its_fields() {
+        for first in [
+            &b"filedesc://x.arc 0.0.0.0 20080430204825 text/plain -1\n"[..],
+            b"filedesc://x.arc 0.0.0.0 200804302048251234 text/plain abc\n",
+            b"filedesc://x.arc\n",
+            b"http://a.b/ c 1.2.3.4 20080430204826 text/html 5\n",
+            b"http://a.b/ 20080430204826 text/html 5\n",
+            b"http://a.b/ 1.2.3.4 20080430204826 text/html 5",
+        ] {
+            assert_eq!(
+                detect_format(first, true),
+                Ok(Some(Format::Arc)),
+                "{first:?}"
+            );
+        }
+        // A damaged first line: the first header line further on decides.
+        let mut b =
+            b"\x00garbage \xff line\nhttp://a.b/ 1.2.3.4 20080430204826 text/html 5\nhello\n"
+                .to_vec();
+        assert_eq!(detect_format(&b, true), Ok(Some(Format::Arc)));
+        b.extend_from_slice(b"WARC/1.0\r\n");
+        assert_eq!(detect_format(&b, true), Ok(Some(Format::Arc)));
+        assert_eq!(
+            detect_format(
+                b"junk\nWARC/1.0\r\n\r\nhttp://a.b/ 1.2.3.4 20080430204826 x 5\n",
+                true
+            ),
+            Ok(Some(Format::Warc))
+        );
         assert_eq!(detect_format(b"WAR", false), Err(()));
     }
 }

@@ -4,6 +4,8 @@
 
 use std::ops::Range;
 
+use crawlsift_common::limits::MAX_RECORD_BYTES;
+
 use crate::error::ErrorKind;
 use crate::fields::Fields;
 use crate::record::RecordKind;
@@ -67,6 +69,20 @@ pub(crate) fn blank_tail(buf: &[u8], at: usize, eof: bool) -> Step {
     } else {
         Step::Need(buf.len() - at + 1)
     }
+}
+
+/// More bytes for the record starting at `p` whose end is not in sight yet (no length, or no end
+/// tag): twice what is held from `at`, up to the record bound past `p`. Asking for one more
+/// buffer's worth each time made a long record be scanned and copied once per buffer step: a
+/// 200 MB WARC record without `Content-Length`, piped, took 10.8 s and 970 MB; doubling makes
+/// that a few times in all. Only called while `len - p` is below the bound.
+pub(crate) fn need_more(len: usize, at: usize, p: usize) -> Step {
+    let held = len - at;
+    Step::Need(
+        held.saturating_mul(2)
+            .min(p - at + MAX_RECORD_BYTES + 1)
+            .max(held + 1),
+    )
 }
 
 /// `end` moved back over up to two line breaks (the separator before the next record).

@@ -7,7 +7,7 @@ use crate::fields::Fields;
 use crawlsift_common::limits::{MAX_RECORD_BYTES, MAX_TREC_HEAD_BYTES};
 use memchr::memmem;
 
-use super::parse::{Parsed, Step};
+use super::parse::{need_more, Parsed, Step};
 use crate::error::ErrorKind;
 use crate::record::RecordKind;
 
@@ -154,7 +154,7 @@ pub(crate) fn step(buf: &[u8], at: usize, eof: bool) -> Step {
         (_, Some(n)) => (n, n, true),
         (None, None) => {
             if !eof && len - o <= MAX_RECORD_BYTES {
-                return Step::Need(len - at + 1);
+                return need_more(len, at, o);
             }
             (len, len, true)
         }

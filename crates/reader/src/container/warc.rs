@@ -5,9 +5,11 @@
 use crate::fields::Fields;
 use std::ops::Range;
 
-use crawlsift_common::limits::{MAX_HEADER_BYTES, MAX_RECORD_BYTES};
+use crawlsift_common::limits::{MAX_HEADER_BYTES, MAX_RECORD_BYTES, RESYNC_WINDOW_BYTES};
 
-use super::parse::{blank_tail, record_start, skip_blank, trim_trailing_newlines, Parsed, Step};
+use super::parse::{
+    blank_tail, need_more, record_start, skip_blank, trim_trailing_newlines, Parsed, Step,
+};
 use crate::error::ErrorKind;
 use crate::record::RecordKind;
 
@@ -216,7 +218,7 @@ pub(crate) fn step(buf: &[u8], at: usize, eof: bool) -> Step {
                     Some((ErrorKind::MissingLength, "no usable Content-Length".into())),
                 ))
             }
-            None if !eof && len - p < MAX_RECORD_BYTES => Step::Need(len - at + 1),
+            None if !eof && len - p < MAX_RECORD_BYTES => need_more(len, at, p),
             None => {
                 let end = trim_trailing_newlines(buf, body, len);
                 Step::Rec(make(
@@ -286,8 +288,11 @@ pub(crate) fn step(buf: &[u8], at: usize, eof: bool) -> Step {
     if is_warc_start(&buf[r..]) {
         return Step::Rec(make(p, block_end, head, body..block_end, None));
     }
-    // The length is wrong: find where the next record really starts.
-    match find_warc_line(buf, body) {
+    // The length is wrong, or garbage follows: find where the next record starts, within a
+    // bounded window past the block (see RESYNC_WINDOW_BYTES).
+    let window_end = block_end.saturating_add(RESYNC_WINDOW_BYTES);
+    // A start found in a part of the window is the first in all of it.
+    match find_warc_line(&buf[..len.min(window_end)], body) {
         Some(q) if q < block_end => {
             let end = trim_trailing_newlines(buf, body, q);
             Step::Rec(make(
@@ -314,8 +319,8 @@ pub(crate) fn step(buf: &[u8], at: usize, eof: bool) -> Step {
                 ),
             )),
         )),
-        None if !eof && len - p < MAX_RECORD_BYTES => Step::Need(len - at + 1),
-        // Trailing garbage: the record is good; the next step counts the garbage.
+        None if !eof && len < window_end => Step::Need(window_end - at),
+        // Garbage follows beyond the window: the record is good; the next step counts it.
         None => Step::Rec(make(p, block_end, head, body..block_end, None)),
     }
 }
@@ -348,6 +353,29 @@ mod tests {
     fn finds_warc_lines_only_at_line_starts() {
         let b = b"xxWARC/1.0\nWARC/x\nWARC/1.1\n";
         assert_eq!(find_warc_line(b, 0), Some(18));
+    }
+
+    #[test]
+    fn garbage_after_a_record_is_searched_only_within_the_window() {
+        let rec = b"WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: 3\r\n\r\nabc\r\n\r\n";
+        let mut buf = rec.to_vec();
+        buf.resize(buf.len() + 100, b'x');
+        // Before the window is whole, more is asked for; once it is, the record is decided on
+        // without waiting for the record bound, and is good: the garbage is the next step's.
+        assert!(matches!(step(&buf, 0, false), Step::Need(_)));
+        buf.resize(buf.len() + RESYNC_WINDOW_BYTES, b'x');
+        let Step::Rec(r) = step(&buf, 0, false) else {
+            panic!("no record once the window is read")
+        };
+        assert!(r.error.is_none());
+        assert!(matches!(step(&buf, r.next, true), Step::Skip { .. }));
+        // A next record inside the window, even a partial one: the gap is the record's.
+        let mut near = rec.to_vec();
+        near.extend_from_slice(b"gap\r\nWARC/1.0\r\n");
+        let Step::Rec(r) = step(&near, 0, false) else {
+            panic!("no record")
+        };
+        assert_eq!(r.error.unwrap().0, ErrorKind::BadLength);
     }
 
     #[test]
