@@ -1,0 +1,323 @@
+//! How unusual each document is, from its character 3-gram *kernels* (three consecutive
+//! characters inside a word: letters and digits, lower-cased). Over the corpus every kernel `k`
+//! has a *commonality* `c(k) = df(k) / N * count(k) / K`, where `df(k)` is the number of
+//! documents containing it, `N` the number of documents, `count(k)` its occurrences and `K` the
+//! occurrences of all kernels. A document's score is `sum over its kernels of n(k) / c(k)`,
+//! divided by its number of kernels: high for documents made of rare kernels, low for the
+//! template and boilerplate text every page repeats.
+//!
+//! Memory is bounded: kernels are hashed into [`STATS_KERNEL_BUCKETS`] buckets (12 MiB), and the
+//! score needs the finished table, so each document's kernels wait in a temporary file as a
+//! bottom-k sample ([`STATS_KERNEL_SAMPLE`] kernels with the smallest hashes); a document with
+//! more distinct kernels is scored on its sample, scaled by its distinct count. Only the scores
+//! (8 bytes a document, for the quantiles) and the listed documents stay in memory.
+
+use std::cmp::Ordering;
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
+
+use crawlsift_common::limits::{STATS_KERNEL_BUCKETS, STATS_KERNEL_SAMPLE, STATS_UNUSUAL_LISTED};
+use hashbrown::HashMap;
+use serde::{Deserialize, Serialize};
+use xxhash_rust::xxh3::xxh3_64;
+
+/// A document's kernels: how many, and the count of each distinct one (by hash).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DocKernels {
+    /// Kernel occurrences in the document.
+    pub total: u64,
+    /// Distinct kernels, by hash, with their counts (in hash order).
+    pub counts: Vec<(u64, u32)>,
+}
+
+impl DocKernels {
+    /// The kernels of a document given its lower-cased words, each with how often it occurs.
+    pub fn of_words<'a>(words: impl IntoIterator<Item = (&'a str, u32)>) -> Self {
+        let mut map: HashMap<u64, u32> = HashMap::new();
+        let mut total = 0u64;
+        let mut ends = Vec::new();
+        for (w, n) in words {
+            ends.clear();
+            ends.extend(w.char_indices().map(|(i, _)| i));
+            ends.push(w.len());
+            for win in ends.windows(4) {
+                let k = &w.as_bytes()[win[0]..win[3]];
+                let c = map.entry(xxh3_64(k)).or_default();
+                *c = c.saturating_add(n);
+                total += u64::from(n);
+            }
+        }
+        let mut counts: Vec<(u64, u32)> = map.into_iter().collect();
+        counts.sort_unstable();
+        DocKernels { total, counts }
+    }
+}
+
+/// A document as the listings show it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DocRef {
+    /// Record id (WARC-Record-ID, DOCNO).
+    pub id: String,
+    /// Target URL, if any.
+    pub url: Option<String>,
+    /// Input name.
+    pub file: String,
+    /// Byte offset of the record in its input.
+    pub offset: u64,
+    /// Whether a dedup run found it a duplicate (when known).
+    pub duplicate: Option<bool>,
+}
+
+/// A scored document.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Scored {
+    /// The document.
+    #[serde(flatten)]
+    pub doc: DocRef,
+    /// Its unusualness (4 significant decimals).
+    pub score: f64,
+    /// Its first words, to see what it is.
+    pub preview: String,
+}
+
+/// The distribution of scores and the extremes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UnusualSummary {
+    /// Documents with at least one kernel.
+    pub scored: u64,
+    /// Score quantiles: min, 10%, 25%, median, 75%, 90%, max.
+    pub quantiles: Vec<(String, f64)>,
+    /// The most unusual documents, most first.
+    pub most: Vec<Scored>,
+    /// The least unusual documents, least first.
+    pub least: Vec<Scored>,
+    /// Of the least unusual, how many a dedup run found duplicates (when known).
+    pub least_duplicates: Option<usize>,
+    /// Of the most unusual, how many a dedup run found duplicates (when known).
+    pub most_duplicates: Option<usize>,
+}
+
+/// The corpus kernel table and the spilled per-document samples.
+pub struct Unusual {
+    df: Vec<u32>,
+    count: Vec<u64>,
+    all: u64,
+    documents: u64,
+    spill: BufWriter<File>,
+}
+
+fn bucket(h: u64) -> usize {
+    (h % STATS_KERNEL_BUCKETS as u64) as usize
+}
+
+impl Unusual {
+    /// An empty table, with its spill file (an unnamed temporary file).
+    pub fn new() -> io::Result<Self> {
+        Ok(Unusual {
+            df: vec![0; STATS_KERNEL_BUCKETS],
+            count: vec![0; STATS_KERNEL_BUCKETS],
+            all: 0,
+            documents: 0,
+            spill: BufWriter::new(tempfile::tempfile()?),
+        })
+    }
+
+    /// Adds a document (in corpus order) with what the listings show of it.
+    pub fn add(&mut self, doc: &DocRef, preview: &str, k: &DocKernels) -> io::Result<()> {
+        self.documents += 1;
+        self.all += k.total;
+        for &(h, c) in &k.counts {
+            let b = bucket(h);
+            self.df[b] = self.df[b].saturating_add(1);
+            self.count[b] += u64::from(c);
+        }
+        let mut sample: Vec<(u64, u32)> = k.counts.clone();
+        if sample.len() > STATS_KERNEL_SAMPLE {
+            sample.select_nth_unstable(STATS_KERNEL_SAMPLE);
+            sample.truncate(STATS_KERNEL_SAMPLE);
+        }
+        let label = serde_json::to_vec(&(doc, preview)).map_err(io::Error::other)?;
+        let w = &mut self.spill;
+        w.write_all(&(label.len() as u64).to_le_bytes())?;
+        w.write_all(&label)?;
+        w.write_all(&k.total.to_le_bytes())?;
+        w.write_all(&(k.counts.len() as u64).to_le_bytes())?;
+        w.write_all(&(sample.len() as u64).to_le_bytes())?;
+        for (h, c) in sample {
+            w.write_all(&h.to_le_bytes())?;
+            w.write_all(&c.to_le_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// Scores every document against the finished table.
+    pub fn finish(self) -> io::Result<UnusualSummary> {
+        let mut file = self.spill.into_inner().map_err(|e| e.into_error())?;
+        file.rewind()?;
+        let mut r = BufReader::new(file);
+        let n = self.documents.max(1) as f64;
+        let all = self.all.max(1) as f64;
+        let commonality = |b: usize| (self.df[b] as f64 / n) * (self.count[b] as f64 / all);
+        let mut scores = Vec::new();
+        let mut most: Vec<Scored> = Vec::new();
+        let mut least: Vec<Scored> = Vec::new();
+        for _ in 0..self.documents {
+            let len = read_u64(&mut r)?;
+            let mut label = vec![0; usize::try_from(len).map_err(io::Error::other)?];
+            r.read_exact(&mut label)?;
+            let (total, distinct, len) = (read_u64(&mut r)?, read_u64(&mut r)?, read_u64(&mut r)?);
+            let mut sum = 0.0;
+            for _ in 0..len {
+                let h = read_u64(&mut r)?;
+                let mut cb = [0u8; 4];
+                r.read_exact(&mut cb)?;
+                let c = commonality(bucket(h)).max(f64::MIN_POSITIVE);
+                sum += f64::from(u32::from_le_bytes(cb)) / c;
+            }
+            if total == 0 || len == 0 {
+                continue;
+            }
+            let score = sum * (distinct as f64 / len as f64) / total as f64;
+            scores.push(score);
+            let keep_most =
+                most.len() < STATS_UNUSUAL_LISTED || most.last().is_some_and(|m| score > m.score);
+            let keep_least =
+                least.len() < STATS_UNUSUAL_LISTED || least.last().is_some_and(|m| score < m.score);
+            if keep_most || keep_least {
+                let (doc, preview): (DocRef, String) =
+                    serde_json::from_slice(&label).map_err(io::Error::other)?;
+                let s = Scored {
+                    doc,
+                    score,
+                    preview,
+                };
+                if keep_most {
+                    insert(&mut most, s.clone(), |a, b| b.total_cmp(&a));
+                }
+                if keep_least {
+                    insert(&mut least, s, |a, b| a.total_cmp(&b));
+                }
+            }
+        }
+        for s in most.iter_mut().chain(least.iter_mut()) {
+            s.score = significant(s.score);
+        }
+        scores.sort_unstable_by(f64::total_cmp);
+        let q = |p: f64| {
+            let i = ((scores.len() - 1) as f64 * p).round() as usize;
+            significant(scores[i])
+        };
+        let quantiles = if scores.is_empty() {
+            Vec::new()
+        } else {
+            [
+                ("min", 0.0),
+                ("p10", 0.1),
+                ("p25", 0.25),
+                ("median", 0.5),
+                ("p75", 0.75),
+                ("p90", 0.9),
+                ("max", 1.0),
+            ]
+            .iter()
+            .map(|&(name, p)| (name.to_string(), q(p)))
+            .collect()
+        };
+        let dups = |v: &[Scored]| -> Option<usize> {
+            v.iter()
+                .map(|s| s.doc.duplicate.map(usize::from))
+                .sum::<Option<usize>>()
+        };
+        Ok(UnusualSummary {
+            scored: scores.len() as u64,
+            quantiles,
+            least_duplicates: dups(&least),
+            most_duplicates: dups(&most),
+            most,
+            least,
+        })
+    }
+}
+
+/// Inserts `s` into `list`, kept sorted by `cmp` of scores and at most
+/// [`STATS_UNUSUAL_LISTED`] long; equal scores keep corpus order.
+fn insert(list: &mut Vec<Scored>, s: Scored, cmp: impl Fn(f64, f64) -> Ordering) {
+    let at = list.partition_point(|x| cmp(x.score, s.score) != Ordering::Greater);
+    list.insert(at, s);
+    list.truncate(STATS_UNUSUAL_LISTED);
+}
+
+/// `x` rounded to 4 significant digits.
+fn significant(x: f64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let mag = 10f64.powi(3 - x.abs().log10().floor() as i32);
+    (x * mag).round() / mag
+}
+
+fn read_u64(r: &mut impl Read) -> io::Result<u64> {
+    let mut b = [0u8; 8];
+    r.read_exact(&mut b)?;
+    Ok(u64::from_le_bytes(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(id: &str) -> DocRef {
+        DocRef {
+            id: id.into(),
+            url: None,
+            file: "f".into(),
+            offset: 0,
+            duplicate: Some(id.starts_with("dup")),
+        }
+    }
+
+    #[test]
+    fn kernels_are_three_characters_inside_words() {
+        let k = DocKernels::of_words([("abcd", 1), ("ab", 1), ("été", 1)]);
+        // abc, bcd, été: "ab" is too short; characters, not bytes.
+        assert_eq!(k.total, 3);
+        assert_eq!(k.counts.len(), 3);
+        let k = DocKernels::of_words([("aaaa", 1)]);
+        assert_eq!((k.total, k.counts.len(), k.counts[0].1), (2, 1, 2));
+    }
+
+    #[test]
+    fn boilerplate_scores_low_and_rare_text_high() {
+        let mut u = Unusual::new().unwrap();
+        let common = "home about contact privacy terms copyright";
+        for i in 0..20 {
+            let words = common.split(' ').map(|w| (w, 1));
+            let id = if i % 2 == 0 { "dup" } else { "page" };
+            u.add(
+                &doc(&format!("{id}{i}")),
+                common,
+                &DocKernels::of_words(words),
+            )
+            .unwrap();
+        }
+        let rare = "zygomorphic quixotry xylophonist";
+        u.add(
+            &doc("rare"),
+            rare,
+            &DocKernels::of_words(rare.split(' ').map(|w| (w, 1))),
+        )
+        .unwrap();
+        u.add(&doc("empty"), "", &DocKernels::of_words([("a", 1)]))
+            .unwrap();
+        let s = u.finish().unwrap();
+        assert_eq!(s.scored, 21);
+        assert_eq!(s.most[0].doc.id, "rare");
+        assert_eq!(s.most[0].preview, rare);
+        assert_eq!(s.least.len(), STATS_UNUSUAL_LISTED);
+        assert!(s.least.iter().all(|d| d.doc.id != "rare"));
+        // Equal scores keep corpus order.
+        assert_eq!(s.least[0].doc.id, "dup0");
+        assert_eq!(s.least_duplicates, Some(5));
+        assert!(s.quantiles[0].1 < s.quantiles[6].1);
+    }
+}
