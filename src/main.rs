@@ -4,6 +4,7 @@ mod dedup;
 mod extract;
 mod progress;
 mod records;
+mod stats;
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,6 +27,8 @@ enum Command {
     Extract(extract::ExtractArgs),
     /// Cluster exact and near-duplicate documents of archives (the main job).
     Dedup(dedup::DedupArgs),
+    /// Term statistics of the documents' main text: counts, Zipf's and Heaps' laws, unusualness.
+    Stats(stats::StatsArgs),
 }
 
 /// Set by the first Ctrl-C: readers stop, workers drain, and the command ends cleanly.
@@ -54,6 +57,7 @@ fn main() -> ExitCode {
         Command::Records(args) => records::run(args),
         Command::Extract(args) => extract::run(args),
         Command::Dedup(args) => dedup::run(args),
+        Command::Stats(args) => stats::run(args),
     };
     match result {
         Ok(code) => code,

@@ -4,10 +4,11 @@
 //! unusualness of documents, and between two corpora the words duplicates inflated most
 //! ([`inflated`]).
 
+use std::hash::BuildHasher;
 use std::io;
 
 use crawlsift_common::limits::{STATS_INFLATED_LISTED, STATS_ZIPF_FIT_RANKS};
-use hashbrown::HashMap;
+use hashbrown::HashTable;
 use serde::{Deserialize, Serialize};
 
 use crate::counts::Vocabulary;
@@ -20,11 +21,13 @@ use crate::zipf::{self, ZipfRow};
 const PREVIEW_WORDS: usize = 12;
 
 /// One document's words (each with its count, in order of first occurrence) and kernels: the
-/// work of a worker thread, so the collector only merges.
+/// work of a worker thread, so the collector only merges. The words live in one string.
 #[derive(Debug, Clone, Default)]
 pub struct DocTerms {
-    /// Distinct words with their counts, in order of first occurrence.
-    pub words: Vec<(Box<str>, u32)>,
+    /// The distinct words, one after another.
+    arena: String,
+    /// Per distinct word: its end in `arena` and its count, in order of first occurrence.
+    ends: Vec<(u32, u32)>,
     /// Word occurrences.
     pub occurrences: u64,
     /// Character 3-gram kernels (empty unless asked for).
@@ -36,41 +39,58 @@ pub struct DocTerms {
 impl DocTerms {
     /// The terms of `text`; `kernels` says whether to compute the kernels too.
     pub fn of_text(text: &str, kernels: bool) -> Self {
-        let mut seen: HashMap<Box<str>, (usize, u32)> = HashMap::new();
-        let mut occurrences = 0u64;
-        let mut preview = String::new();
+        let mut t = DocTerms::default();
+        let mut seen: HashTable<usize> = HashTable::new();
+        let hasher = foldhash::fast::FixedState::with_seed(0);
         let mut buf = String::new();
+        let arena = &mut t.arena;
+        let ends = &mut t.ends;
+        let (occurrences, preview) = (&mut t.occurrences, &mut t.preview);
         for_each_word(text, &mut buf, |w| {
-            occurrences += 1;
-            if occurrences <= PREVIEW_WORDS as u64 {
+            *occurrences += 1;
+            if *occurrences <= PREVIEW_WORDS as u64 {
                 if !preview.is_empty() {
                     preview.push(' ');
                 }
                 preview.push_str(w);
             }
-            match seen.get_mut(w) {
-                Some(e) => e.1 = e.1.saturating_add(1),
+            let word_at = |ends: &[(u32, u32)], i: usize| -> (usize, usize) {
+                let start = if i == 0 { 0 } else { ends[i - 1].0 as usize };
+                (start, ends[i].0 as usize)
+            };
+            let h = hasher.hash_one(w);
+            let found = seen.find(h, |&i| {
+                let (a, b) = word_at(ends, i);
+                &arena[a..b] == w
+            });
+            match found {
+                Some(&i) => ends[i].1 = ends[i].1.saturating_add(1),
                 None => {
-                    let first = seen.len();
-                    seen.insert(w.into(), (first, 1));
+                    // A text is at most a few MiB (MAX_TEXT_BYTES), so u32 offsets suffice.
+                    arena.push_str(w);
+                    ends.push((arena.len() as u32, 1));
+                    let (arena, ends) = (&*arena, &*ends);
+                    seen.insert_unique(h, ends.len() - 1, |&i| {
+                        let (a, b) = word_at(ends, i);
+                        hasher.hash_one(&arena[a..b])
+                    });
                 }
             }
         });
-        let mut words: Vec<(usize, Box<str>, u32)> =
-            seen.into_iter().map(|(w, (i, c))| (i, w, c)).collect();
-        words.sort_unstable_by_key(|w| w.0);
-        let words: Vec<(Box<str>, u32)> = words.into_iter().map(|(_, w, c)| (w, c)).collect();
-        let kernels = if kernels {
-            DocKernels::of_words(words.iter().map(|(w, c)| (&**w, *c)))
-        } else {
-            DocKernels::default()
-        };
-        DocTerms {
-            words,
-            occurrences,
-            kernels,
-            preview,
+        if kernels {
+            t.kernels = DocKernels::of_words(t.words());
         }
+        t
+    }
+
+    /// The distinct words with their counts, in order of first occurrence.
+    pub fn words(&self) -> impl Iterator<Item = (&str, u32)> + '_ {
+        let mut start = 0usize;
+        self.ends.iter().map(move |&(end, c)| {
+            let w = &self.arena[start..end as usize];
+            start = end as usize;
+            (w, c)
+        })
     }
 }
 
@@ -150,8 +170,8 @@ impl Corpus {
     /// Adds the next document.
     pub fn add(&mut self, doc: &DocRef, terms: &DocTerms) -> io::Result<()> {
         self.documents += 1;
-        for (w, c) in &terms.words {
-            self.vocab.add(w, u64::from(*c));
+        for (w, c) in terms.words() {
+            self.vocab.add(w, u64::from(c));
         }
         self.heaps
             .observe(self.vocab.occurrences(), self.vocab.vocabulary());
@@ -242,7 +262,7 @@ mod tests {
     #[test]
     fn terms_keep_first_occurrence_order_and_counts() {
         let t = DocTerms::of_text("The cat and THE hat; the end.", true);
-        let got: Vec<(&str, u32)> = t.words.iter().map(|(w, c)| (&**w, *c)).collect();
+        let got: Vec<(&str, u32)> = t.words().collect();
         assert_eq!(
             got,
             [("the", 3), ("cat", 1), ("and", 1), ("hat", 1), ("end", 1)]

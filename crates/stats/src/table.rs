@@ -130,7 +130,7 @@ fn unusual(o: &mut String, s: &Summary) {
     let q: Vec<String> = u
         .quantiles
         .iter()
-        .map(|(n, v)| format!("{n} {v}"))
+        .map(|(n, v)| format!("{n} {v:.3e}"))
         .collect();
     let _ = writeln!(o, "  {}", q.join(", "));
     let list = |o: &mut String, title: &str, v: &[Scored], dups: Option<usize>| {
@@ -142,7 +142,7 @@ fn unusual(o: &mut String, s: &Summary) {
         for d in v {
             let _ = writeln!(
                 o,
-                "  {:>10}  {} @{} {}  {}",
+                "  {:>10.3e}  {} @{} {}  {}",
                 d.score,
                 d.doc.file,
                 d.doc.offset,

@@ -24,9 +24,20 @@ pub fn is_word_char(c: char) -> bool {
 /// Calls `f` on every word of `text`, lower-cased, in order. `buf` is scratch space reused
 /// between calls (a word already in lower case is passed without copying).
 pub fn for_each_word(text: &str, buf: &mut String, mut f: impl FnMut(&str)) {
+    let bytes = text.as_bytes();
     let mut start = None;
-    for (i, c) in text.char_indices() {
-        match (is_word_char(c), start) {
+    let mut i = 0;
+    while i < bytes.len() {
+        // ASCII without decoding; otherwise the character starting here (`i` is always on a
+        // character boundary).
+        let (word, len) = match bytes[i] {
+            b if b.is_ascii() => (b.is_ascii_alphanumeric(), 1),
+            _ => text[i..]
+                .chars()
+                .next()
+                .map_or((false, 1), |c| (is_word_char(c), c.len_utf8())),
+        };
+        match (word, start) {
             (true, None) => start = Some(i),
             (false, Some(s)) => {
                 emit(&text[s..i], buf, &mut f);
@@ -34,6 +45,7 @@ pub fn for_each_word(text: &str, buf: &mut String, mut f: impl FnMut(&str)) {
             }
             _ => {}
         }
+        i += len;
     }
     if let Some(s) = start {
         emit(&text[s..], buf, &mut f);

@@ -12,45 +12,106 @@
 //! more distinct kernels is scored on its sample, scaled by its distinct count. Only the scores
 //! (8 bytes a document, for the quantiles) and the listed documents stay in memory.
 
+use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::fs::File;
+use std::hash::{BuildHasher, Hasher};
 use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
 
 use crawlsift_common::limits::{STATS_KERNEL_BUCKETS, STATS_KERNEL_SAMPLE, STATS_UNUSUAL_LISTED};
 use hashbrown::HashMap;
 use serde::{Deserialize, Serialize};
-use xxhash_rust::xxh3::xxh3_64;
 
 /// A document's kernels: how many, and the count of each distinct one (by hash).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct DocKernels {
     /// Kernel occurrences in the document.
     pub total: u64,
-    /// Distinct kernels, by hash, with their counts (in hash order).
+    /// Distinct kernels, by hash, with their counts: the [`STATS_KERNEL_SAMPLE`] smallest
+    /// hashes first, in order, then the others.
     pub counts: Vec<(u64, u32)>,
 }
 
 impl DocKernels {
     /// The kernels of a document given its lower-cased words, each with how often it occurs.
     pub fn of_words<'a>(words: impl IntoIterator<Item = (&'a str, u32)>) -> Self {
-        let mut map: HashMap<u64, u32> = HashMap::new();
-        let mut total = 0u64;
-        let mut ends = Vec::new();
-        for (w, n) in words {
-            ends.clear();
-            ends.extend(w.char_indices().map(|(i, _)| i));
-            ends.push(w.len());
-            for win in ends.windows(4) {
-                let k = &w.as_bytes()[win[0]..win[3]];
-                let c = map.entry(xxh3_64(k)).or_default();
+        SCRATCH.with_borrow_mut(|map| {
+            map.clear();
+            let mut total = 0u64;
+            let mut add = |k: &[u8], n: u32| {
+                let c = map.entry(kernel_hash(k)).or_default();
                 *c = c.saturating_add(n);
                 total += u64::from(n);
+            };
+            for (w, n) in words {
+                if w.is_ascii() {
+                    w.as_bytes().windows(3).for_each(|k| add(k, n));
+                } else {
+                    let mut at = w.char_indices().map(|(i, _)| i).chain([w.len()]);
+                    let (mut a, mut b, mut c) = (at.next(), at.next(), at.next());
+                    while let (Some(i), Some(_), Some(_), Some(j)) = (a, b, c, at.next()) {
+                        add(&w.as_bytes()[i..j], n);
+                        (a, b, c) = (b, c, Some(j));
+                    }
+                }
             }
-        }
-        let mut counts: Vec<(u64, u32)> = map.into_iter().collect();
-        counts.sort_unstable();
-        DocKernels { total, counts }
+            let mut counts: Vec<(u64, u32)> = map.iter().map(|(&h, &c)| (h, c)).collect();
+            // The bottom-k sample first, in hash order; the rest in any order.
+            let k = counts.len().min(STATS_KERNEL_SAMPLE);
+            if counts.len() > k {
+                counts.select_nth_unstable(k);
+            }
+            counts[..k].sort_unstable();
+            DocKernels { total, counts }
+        })
     }
+}
+
+thread_local! {
+    /// Kernel counts of the document being read, reused (a worker thread reads many).
+    static SCRATCH: RefCell<HashMap<u64, u32, Mixed>> =
+        const { RefCell::new(HashMap::with_hasher(Mixed)) };
+}
+
+/// Kernel hashes are already mixed ([`kernel_hash`]): the map uses them as they are.
+#[derive(Clone, Copy, Default)]
+struct Mixed;
+
+impl BuildHasher for Mixed {
+    type Hasher = MixedHasher;
+    fn build_hasher(&self) -> MixedHasher {
+        MixedHasher(0)
+    }
+}
+
+/// The hasher of [`Mixed`]: passes a `u64` through.
+#[derive(Default)]
+struct MixedHasher(u64);
+
+impl Hasher for MixedHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// The hash of a kernel (3 characters: at most 12 bytes): the bytes packed into an integer and
+/// mixed with murmur3's finaliser, a bijection, so kernels of up to 8 bytes never collide.
+fn kernel_hash(b: &[u8]) -> u64 {
+    let packed = b.iter().fold(0u128, |x, &c| (x << 8) | u128::from(c));
+    let mut h = (packed as u64) ^ ((packed >> 64) as u64).rotate_left(29);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
 }
 
 /// A document as the listings show it.
@@ -99,8 +160,8 @@ pub struct UnusualSummary {
 
 /// The corpus kernel table and the spilled per-document samples.
 pub struct Unusual {
-    df: Vec<u32>,
-    count: Vec<u64>,
+    /// Per bucket: kernel occurrences and documents containing it.
+    table: Vec<(u64, u32)>,
     all: u64,
     documents: u64,
     spill: BufWriter<File>,
@@ -114,8 +175,7 @@ impl Unusual {
     /// An empty table, with its spill file (an unnamed temporary file).
     pub fn new() -> io::Result<Self> {
         Ok(Unusual {
-            df: vec![0; STATS_KERNEL_BUCKETS],
-            count: vec![0; STATS_KERNEL_BUCKETS],
+            table: vec![(0, 0); STATS_KERNEL_BUCKETS],
             all: 0,
             documents: 0,
             spill: BufWriter::new(tempfile::tempfile()?),
@@ -127,15 +187,12 @@ impl Unusual {
         self.documents += 1;
         self.all += k.total;
         for &(h, c) in &k.counts {
-            let b = bucket(h);
-            self.df[b] = self.df[b].saturating_add(1);
-            self.count[b] += u64::from(c);
+            let e = &mut self.table[bucket(h)];
+            e.0 += u64::from(c);
+            e.1 = e.1.saturating_add(1);
         }
-        let mut sample: Vec<(u64, u32)> = k.counts.clone();
-        if sample.len() > STATS_KERNEL_SAMPLE {
-            sample.select_nth_unstable(STATS_KERNEL_SAMPLE);
-            sample.truncate(STATS_KERNEL_SAMPLE);
-        }
+        // `counts` begins with the bottom-k sample.
+        let sample = &k.counts[..k.counts.len().min(STATS_KERNEL_SAMPLE)];
         let label = serde_json::to_vec(&(doc, preview)).map_err(io::Error::other)?;
         let w = &mut self.spill;
         w.write_all(&(label.len() as u64).to_le_bytes())?;
@@ -143,7 +200,7 @@ impl Unusual {
         w.write_all(&k.total.to_le_bytes())?;
         w.write_all(&(k.counts.len() as u64).to_le_bytes())?;
         w.write_all(&(sample.len() as u64).to_le_bytes())?;
-        for (h, c) in sample {
+        for &(h, c) in sample {
             w.write_all(&h.to_le_bytes())?;
             w.write_all(&c.to_le_bytes())?;
         }
@@ -157,7 +214,10 @@ impl Unusual {
         let mut r = BufReader::new(file);
         let n = self.documents.max(1) as f64;
         let all = self.all.max(1) as f64;
-        let commonality = |b: usize| (self.df[b] as f64 / n) * (self.count[b] as f64 / all);
+        let commonality = |b: usize| {
+            let (count, df) = self.table[b];
+            (f64::from(df) / n) * (count as f64 / all)
+        };
         let mut scores = Vec::new();
         let mut most: Vec<Scored> = Vec::new();
         let mut least: Vec<Scored> = Vec::new();
@@ -249,11 +309,7 @@ fn insert(list: &mut Vec<Scored>, s: Scored, cmp: impl Fn(f64, f64) -> Ordering)
 
 /// `x` rounded to 4 significant digits.
 fn significant(x: f64) -> f64 {
-    if x == 0.0 || !x.is_finite() {
-        return x;
-    }
-    let mag = 10f64.powi(3 - x.abs().log10().floor() as i32);
-    (x * mag).round() / mag
+    format!("{x:.3e}").parse().unwrap_or(x)
 }
 
 fn read_u64(r: &mut impl Read) -> io::Result<u64> {
