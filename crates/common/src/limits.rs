@@ -261,3 +261,16 @@ pub const STATS_INFLATED_LISTED: usize = 20;
 
 /// Points of the rank-frequency curve kept for plots (log-spaced ranks).
 pub const STATS_CURVE_POINTS: usize = 200;
+
+/// Clusters `report.json` and `report.html` show in detail (largest first).
+pub const REPORT_LARGEST_CLUSTERS: usize = 10;
+
+/// Member URLs listed per cluster in `report.json`'s `largest_clusters`.
+pub const REPORT_CLUSTER_URLS: usize = 20;
+
+/// Hosts shown in `report.html`'s duplicates-per-host chart (most duplicates first).
+pub const REPORT_TOP_HOSTS: usize = 20;
+
+/// Words of a text compared in `report.html`'s side-by-side view: the word diff costs
+/// words x words cells (2 bytes each), so 2,000 words keep it under 8 MB.
+pub const REPORT_DIFF_WORDS: usize = 2_000;
