@@ -35,27 +35,54 @@ pub struct DocKernels {
 impl DocKernels {
     /// The kernels of a document given its lower-cased words, each with how often it occurs.
     pub fn of_words<'a>(words: impl IntoIterator<Item = (&'a str, u32)>) -> Self {
-        SCRATCH.with_borrow_mut(|map| {
+        SCRATCH.with_borrow_mut(|sc| {
+            let Scratch {
+                dense,
+                touched,
+                map,
+            } = sc;
+            dense.resize(ASCII_KERNELS, 0);
             map.clear();
             let mut total = 0u64;
-            let mut add = |k: &[u8], n: u32| {
-                let c = map.entry(kernel_hash(k)).or_default();
-                *c = c.saturating_add(n);
-                total += u64::from(n);
+            // Words are lower-cased: ASCII kernels are made of a-z and 0-9 only.
+            let mut add_ascii = |k: &[u8], n: u32| {
+                let i = k.iter().fold(0, |x, &c| x * 36 + digit36(c));
+                if dense[i] == 0 {
+                    touched.push(i as u32);
+                }
+                dense[i] = dense[i].saturating_add(n);
             };
             for (w, n) in words {
                 if w.is_ascii() {
-                    w.as_bytes().windows(3).for_each(|k| add(k, n));
+                    for k in w.as_bytes().windows(3) {
+                        add_ascii(k, n);
+                        total += u64::from(n);
+                    }
                 } else {
                     let mut at = w.char_indices().map(|(i, _)| i).chain([w.len()]);
                     let (mut a, mut b, mut c) = (at.next(), at.next(), at.next());
                     while let (Some(i), Some(_), Some(_), Some(j)) = (a, b, c, at.next()) {
-                        add(&w.as_bytes()[i..j], n);
+                        let k = &w.as_bytes()[i..j];
+                        if k.len() == 3 {
+                            add_ascii(k, n);
+                        } else {
+                            let e = map.entry(kernel_hash(k)).or_default();
+                            *e = e.saturating_add(n);
+                        }
+                        total += u64::from(n);
                         (a, b, c) = (b, c, Some(j));
                     }
                 }
             }
-            let mut counts: Vec<(u64, u32)> = map.iter().map(|(&h, &c)| (h, c)).collect();
+            let mut counts: Vec<(u64, u32)> = Vec::with_capacity(touched.len() + map.len());
+            for &i in touched.iter() {
+                let i = i as usize;
+                let k = [i / 1296, i / 36 % 36, i % 36].map(|d| DIGITS36[d]);
+                counts.push((kernel_hash(&k), dense[i]));
+                dense[i] = 0;
+            }
+            touched.clear();
+            counts.extend(map.iter().map(|(&h, &c)| (h, c)));
             // The bottom-k sample first, in hash order; the rest in any order.
             let k = counts.len().min(STATS_KERNEL_SAMPLE);
             if counts.len() > k {
@@ -67,10 +94,45 @@ impl DocKernels {
     }
 }
 
+/// Kernels of three ASCII letters or digits: counted in a dense array, without hashing.
+const ASCII_KERNELS: usize = 36 * 36 * 36;
+
+/// The characters of ASCII words, by their base-36 digit.
+const DIGITS36: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+
+fn digit36(c: u8) -> usize {
+    match c {
+        b'0'..=b'9' => usize::from(c - b'0'),
+        _ => usize::from(c.wrapping_sub(b'a')).min(25) + 10,
+    }
+}
+
+/// A worker thread's counting space, reused from one document to the next.
+#[derive(Default)]
+struct Scratch {
+    /// Counts of ASCII kernels by base-36 index (zero between documents).
+    dense: Vec<u32>,
+    /// The indices of `dense` this document touched.
+    touched: Vec<u32>,
+    /// Counts of other kernels by hash.
+    map: HashMap<u64, u32, Mixed>,
+}
+
 thread_local! {
-    /// Kernel counts of the document being read, reused (a worker thread reads many).
-    static SCRATCH: RefCell<HashMap<u64, u32, Mixed>> =
-        const { RefCell::new(HashMap::with_hasher(Mixed)) };
+    /// Kernel counts of the document being read.
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// The hash of a kernel (3 characters: at most 12 bytes): the bytes packed into an integer and
+/// mixed with murmur3's finaliser, a bijection, so kernels of up to 8 bytes never collide.
+fn kernel_hash(b: &[u8]) -> u64 {
+    let packed = b.iter().fold(0u128, |x, &c| (x << 8) | u128::from(c));
+    let mut h = (packed as u64) ^ ((packed >> 64) as u64).rotate_left(29);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
 }
 
 /// Kernel hashes are already mixed ([`kernel_hash`]): the map uses them as they are.
@@ -100,18 +162,6 @@ impl Hasher for MixedHasher {
     fn write_u64(&mut self, n: u64) {
         self.0 = n;
     }
-}
-
-/// The hash of a kernel (3 characters: at most 12 bytes): the bytes packed into an integer and
-/// mixed with murmur3's finaliser, a bijection, so kernels of up to 8 bytes never collide.
-fn kernel_hash(b: &[u8]) -> u64 {
-    let packed = b.iter().fold(0u128, |x, &c| (x << 8) | u128::from(c));
-    let mut h = (packed as u64) ^ ((packed >> 64) as u64).rotate_left(29);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    h ^ (h >> 33)
 }
 
 /// A document as the listings show it.
@@ -340,6 +390,24 @@ mod tests {
         assert_eq!(k.counts.len(), 3);
         let k = DocKernels::of_words([("aaaa", 1)]);
         assert_eq!((k.total, k.counts.len(), k.counts[0].1), (2, 1, 2));
+    }
+
+    #[test]
+    fn ascii_and_other_kernels_are_counted_alike() {
+        // The dense ASCII path and the hashed path give the same hash for a kernel.
+        let a = DocKernels::of_words([("abc9", 2), ("zz", 1)]);
+        let mut want = vec![(kernel_hash(b"abc"), 2), (kernel_hash(b"bc9"), 2)];
+        want.sort_unstable();
+        assert_eq!((a.total, a.counts.clone()), (4, want));
+        let b = DocKernels::of_words([("abcé", 1), ("abc", 1)]);
+        let mut want = vec![(kernel_hash(b"abc"), 2), (kernel_hash("bcé".as_bytes()), 1)];
+        want.sort_unstable();
+        assert_eq!((b.total, b.counts), (3, want));
+        // Scratch space is clean for the next document.
+        assert_eq!(
+            DocKernels::of_words([("abc", 1)]).counts,
+            [(kernel_hash(b"abc"), 1)]
+        );
     }
 
     #[test]
