@@ -7,7 +7,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{bail, Context};
 use clap::Args;
@@ -17,8 +17,12 @@ use crawlsift_extractor::{ExtractorBuilder, Method};
 use crawlsift_pipeline::checkpoint::{Checkpoints, RunKey};
 use crawlsift_pipeline::collect::Collected;
 use crawlsift_pipeline::dedup::{read_documents, DedupHooks, DedupSettings, StageTimes};
+use crawlsift_pipeline::html::{largest_pairs, write_html, zipf_curves, ZipfCurves, HTML_FILE};
 use crawlsift_pipeline::output::{self, AtomicFile};
-use crawlsift_pipeline::report::{build_report, peak_rss_bytes, ReportParts, Timings};
+use crawlsift_pipeline::report::{
+    build_report, peak_rss_bytes, rfc3339, ReportParts, RunInfo, Timings,
+};
+use crawlsift_pipeline::verdict::Verdicts;
 use crawlsift_pipeline::write::{
     write_outputs, TextSpill, CLUSTERS_FILE, DOCUMENTS_FILE, OUTPUT_FILES, REPORT_FILE,
 };
@@ -107,11 +111,14 @@ struct Clustered {
     clustering: Clustering,
     index_bytes: f64,
     took: Duration,
+    /// The Zipf curves of the words before and after dedup, for `report.html`.
+    zipf: ZipfCurves,
 }
 
 /// Runs `crawlsift dedup`.
 pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
+    let started_at = unix_seconds();
     let setup = Setup::new(&args)?;
     let mut checkpoints = open_outputs(&args, &setup)?;
     let times = StageTimes::default();
@@ -130,6 +137,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
     let tally = setup.inputs.tally(&reports, args.quiet);
     let read_done = started.elapsed();
     let clustered = cluster(clusterer, setup.threads);
+    let verdicts = Verdicts::new(&clustered.clustering, catalog.documents());
 
     // Everything below writes outputs: each appears whole or not at all.
     let write_start = Instant::now();
@@ -162,8 +170,17 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
         input_bytes: setup.inputs.total_bytes(),
         index_bytes: clustered.index_bytes,
         peak_memory_bytes: peak_rss_bytes(),
+        run: &RunInfo {
+            tool: format!("crawlsift {}", env!("CARGO_PKG_VERSION")),
+            command_line: std::env::args().collect(),
+            extraction_method: args.method.as_str().to_string(),
+            started: rfc3339(started_at),
+            ended: rfc3339(unix_seconds()),
+        },
+        catalog: &catalog,
+        verdicts: &verdicts,
     };
-    write_report(&args.out, &parts)?;
+    write_report(&args.out, &parts, &clustered.zipf, &setup.extractor)?;
     checkpoints.finish()?;
     if !args.quiet {
         print_summary(&args, &parts);
@@ -255,24 +272,44 @@ fn interrupted(
     Ok(ExitCode::from(crate::EXIT_INTERRUPTED))
 }
 
-/// Clusters every document on `threads` threads.
+/// Clusters every document on `threads` threads, then counts their words for the Zipf curves
+/// (before the fingerprints are dropped).
 fn cluster(clusterer: Clusterer, threads: usize) -> Clustered {
     let start = Instant::now();
     let index_bytes = clusterer.index_bytes_per_document();
-    let clustering = clusterer.finish_on(threads);
+    let clustering = clusterer.cluster_on(threads);
+    let took = start.elapsed();
+    let zipf = zipf_curves(&clusterer, &Verdicts::new(&clustering, clusterer.len()));
     Clustered {
         clustering,
         index_bytes,
-        took: start.elapsed(),
+        took,
+        zipf,
     }
 }
 
-/// Writes `report.json` (whole or not at all).
-fn write_report(out: &Path, parts: &ReportParts<'_>) -> anyhow::Result<()> {
+/// Writes `report.html` and then `report.json` (each whole or not at all; `report.json`, last,
+/// says the run finished).
+fn write_report(
+    out: &Path,
+    parts: &ReportParts<'_>,
+    zipf: &ZipfCurves,
+    extractor: &ExtractorBuilder,
+) -> anyhow::Result<()> {
+    let report = build_report(parts);
+    let pairs = largest_pairs(parts, extractor);
+    write_html(&out.join(HTML_FILE), parts, &report, zipf, &pairs)?;
     let mut f = AtomicFile::create(&out.join(REPORT_FILE))?;
-    serde_json::to_writer_pretty(&mut f, &build_report(parts))?;
+    serde_json::to_writer_pretty(&mut f, &report)?;
     f.write_all(b"\n")?;
     f.commit()
+}
+
+/// Seconds since the Unix epoch, now.
+fn unix_seconds() -> u64 {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }
 
 /// Refuses to overwrite an earlier run's outputs in `out` without `force`.
@@ -311,6 +348,7 @@ fn print_summary(args: &DedupArgs, p: &ReportParts<'_>) {
     eprintln!("  clusters:  {}", args.out.join(CLUSTERS_FILE).display());
     eprintln!("  documents: {}", args.out.join(DOCUMENTS_FILE).display());
     eprintln!("  report:    {}", args.out.join(REPORT_FILE).display());
+    eprintln!("  html:      {}", args.out.join(HTML_FILE).display());
     if let Some(t) = &args.text {
         eprintln!("  text:      {}", t.display());
     }

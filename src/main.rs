@@ -5,6 +5,7 @@ mod dedup;
 mod extract;
 mod progress;
 mod records;
+mod stats;
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -45,6 +46,9 @@ enum Command {
     /// Cluster exact and near-duplicate documents of archives (the main job).
     #[command(after_help = EXIT_STATUS_HELP)]
     Dedup(dedup::DedupArgs),
+    /// Term statistics of the documents' main text: counts, Zipf's and Heaps' laws, unusualness.
+    #[command(after_help = format!("{}\n\n{EXIT_STATUS_HELP}", stats::WORDS_HELP))]
+    Stats(stats::StatsArgs),
 }
 
 /// Set by the first Ctrl-C: readers stop, workers drain, and the command ends cleanly.
@@ -94,6 +98,7 @@ fn main() -> ExitCode {
         Command::Records(args) => records::run(args),
         Command::Extract(args) => extract::run(args),
         Command::Dedup(args) => dedup::run(args),
+        Command::Stats(args) => stats::run(args),
     };
     match result {
         Ok(code) => code,

@@ -232,3 +232,66 @@ pub const ARC_DATE_MIN_DIGITS: usize = 8;
 pub const ARC_DATE_MAX_DIGITS: usize = 24;
 
 // --- pipeline (src/) --------------------------------------------------------------------------
+
+// --- statistics (crates/stats) ----------------------------------------------------------------
+
+/// Distinct words `crawlsift stats` counts exactly (in a hash map, ~60 bytes each with the word:
+/// ~250 MB at the bound). A 100M-word English collection has a few million; past the bound, new
+/// words are counted in a count-min sketch ([`STATS_SKETCH_WIDTH`] x [`STATS_SKETCH_DEPTH`]) and
+/// the figures say they are approximate. Frequent words appear early, so the head stays exact.
+pub const STATS_EXACT_WORDS: usize = 4 << 20;
+
+/// Counters per row of the count-min sketch of words past [`STATS_EXACT_WORDS`] (u32 each, 16 MiB
+/// over the rows): the tail is mostly words seen once or twice, and 2^20 counters keep the
+/// chance that two of them meet in every row small.
+pub const STATS_SKETCH_WIDTH: usize = 1 << 20;
+
+/// Rows (hash functions) of the count-min sketch: four rows make a collision in all of them rare.
+pub const STATS_SKETCH_DEPTH: usize = 4;
+
+/// Words of the Zipf table by default (`crawlsift stats --top`): the AP89 table shows 50.
+pub const STATS_TOP_WORDS: usize = 50;
+
+/// Largest `--top`: the table is for people; the whole vocabulary is not a table.
+pub const STATS_MAX_TOP_WORDS: usize = 10_000;
+
+/// First and last rank of the least-squares fit of the Zipf exponent (log frequency on log rank):
+/// the law bends at the top (a few function words) and in the tail (ranks sharing one frequency),
+/// so the fit keeps to the ranks between.
+pub const STATS_ZIPF_FIT_RANKS: (usize, usize) = (10, 1000);
+
+/// Heaps' law points are taken each time the occurrences grow by this factor (about 10 points a
+/// decade): enough for the fit, few enough to show.
+pub const STATS_HEAPS_STEP: f64 = 1.25;
+
+/// Buckets of the character 3-gram kernel table of the unusualness score (document count u32 and
+/// occurrence count u64 each: 12 MiB). Kernels are hashed into it; Latin-script corpora have tens
+/// of thousands of kernels, so collisions are rare, and memory stays fixed whatever the input.
+pub const STATS_KERNEL_BUCKETS: usize = 1 << 20;
+
+/// Kernels of one document kept to score it (a bottom-k sample by hash, spilled to a temporary
+/// file until the corpus table is complete): scores of documents with more distinct kernels are
+/// estimated from the sample, scaled by their distinct count.
+pub const STATS_KERNEL_SAMPLE: usize = 256;
+
+/// Most and least unusual documents listed by `crawlsift stats`.
+pub const STATS_UNUSUAL_LISTED: usize = 10;
+
+/// Words ranked by how much the duplicates inflated them (`crawlsift stats --after-dedup`).
+pub const STATS_INFLATED_LISTED: usize = 20;
+
+/// Points of the rank-frequency curve kept for plots (log-spaced ranks).
+pub const STATS_CURVE_POINTS: usize = 200;
+
+/// Clusters `report.json` and `report.html` show in detail (largest first).
+pub const REPORT_LARGEST_CLUSTERS: usize = 10;
+
+/// Member URLs listed per cluster in `report.json`'s `largest_clusters`.
+pub const REPORT_CLUSTER_URLS: usize = 20;
+
+/// Hosts shown in `report.html`'s duplicates-per-host chart (most duplicates first).
+pub const REPORT_TOP_HOSTS: usize = 20;
+
+/// Words of a text compared in `report.html`'s side-by-side view: the word diff costs
+/// words x words cells (2 bytes each), so 2,000 words keep it under 8 MB.
+pub const REPORT_DIFF_WORDS: usize = 2_000;

@@ -15,7 +15,7 @@ wires these pieces together. One module per concept:
 * [`verdict`]: what clustering decided per document (the keep/duplicate rule);
 * [`lines`]: the JSON line types of the outputs; [`write`](mod@write): their writers; [`output`]: files that
   appear whole or not at all;
-* [`report`] builds `report.json`.
+* [`report`] builds `report.json`; [`html`] writes `report.html` beside it.
 
 ```
 use crawlsift_extractor::ExtractorBuilder;
@@ -45,6 +45,7 @@ pub mod catalog;
 pub mod checkpoint;
 pub mod collect;
 pub mod dedup;
+pub mod html;
 pub mod inputs;
 pub mod lines;
 pub mod output;

@@ -10,11 +10,15 @@ use crawlsift_dedup::{probability, ClusterStats, Clustering, DedupConfig};
 use crawlsift_reader::{FileReport, RecordError};
 use serde::Serialize;
 
+use crate::catalog::Catalog;
 use crate::dedup::StageTimes;
 use crate::inputs::{
     add_counts, errors_by_name, not_an_archive, InputSet, ReadTally, SKIP_NOT_ARCHIVE,
 };
 use crate::lines::rounded;
+use crate::site::site_of;
+use crate::verdict::Verdicts;
+use crawlsift_common::limits::{REPORT_CLUSTER_URLS, REPORT_LARGEST_CLUSTERS};
 
 /// Everything `report.json` is built from.
 pub struct ReportParts<'a> {
@@ -44,6 +48,78 @@ pub struct ReportParts<'a> {
     pub index_bytes: f64,
     /// Peak resident memory, if known ([`peak_rss_bytes`]).
     pub peak_memory_bytes: Option<u64>,
+    /// What ran, and when.
+    pub run: &'a RunInfo,
+    /// Per-record metadata (URLs, positions).
+    pub catalog: &'a Catalog,
+    /// What clustering decided per document.
+    pub verdicts: &'a Verdicts,
+}
+
+/// What ran, and when: the head of `report.json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunInfo {
+    /// `crawlsift` and its version.
+    pub tool: String,
+    /// The command line, one argument per item.
+    pub command_line: Vec<String>,
+    /// The main-text extraction method (`blocks`, `plateau`, `full`).
+    pub extraction_method: String,
+    /// When the run started (UTC, RFC 3339).
+    pub started: String,
+    /// When the report was written (UTC, RFC 3339).
+    pub ended: String,
+}
+
+/// `seconds` since the Unix epoch as an RFC 3339 UTC time, to the second.
+pub fn rfc3339(seconds: u64) -> String {
+    let (days, rem) = (seconds / 86_400, seconds % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// One of the largest clusters.
+#[derive(Debug, Serialize)]
+pub struct LargeCluster<'a> {
+    /// Its number in `clusters.jsonl`.
+    pub cluster: usize,
+    /// Its members, the representative included.
+    pub size: usize,
+    /// The representative's record id.
+    pub representative: &'a str,
+    /// The representative's URL.
+    pub representative_url: Option<&'a str>,
+    /// The representative's input and byte offset.
+    pub file: &'a str,
+    /// Byte offset of the representative's record.
+    pub offset: u64,
+    /// The other members' URLs (the first ones, in document order).
+    pub member_urls: Vec<&'a str>,
+}
+
+/// Documents and duplicates of one input or host.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct DuplicateRate {
+    /// Documents.
+    pub documents: u64,
+    /// Of which duplicates (members of a cluster other than its representative).
+    pub duplicates: u64,
+    /// `duplicates / documents` (4 decimals).
+    pub rate: f64,
 }
 
 /// Wall time of a run's steps.
@@ -62,6 +138,9 @@ pub struct Timings {
 /// `report.json`.
 #[derive(Debug, Serialize)]
 pub struct DedupReport<'a> {
+    /// What ran, and when.
+    #[serde(flatten)]
+    pub run: &'a RunInfo,
     /// Records read.
     pub records: u64,
     /// Records by type name.
@@ -107,7 +186,33 @@ pub struct DedupReport<'a> {
     pub inputs_not_archives: &'a [String],
     /// Per input.
     pub files: Vec<FileLine<'a>>,
+    /// The largest clusters, largest first (ties in cluster order).
+    pub largest_clusters: Vec<LargeCluster<'a>>,
+    /// Duplicate rate per input (by name).
+    pub duplicate_rate_per_file: BTreeMap<&'a str, DuplicateRate>,
+    /// Duplicate rate per host (the URL's host without `www.`; "" for documents without one).
+    pub duplicate_rate_per_host: BTreeMap<String, DuplicateRate>,
+    /// Plain words for the counters above.
+    pub glossary: BTreeMap<&'static str, &'static str>,
 }
+
+/// Short explanations of the report's internal counters.
+pub const GLOSSARY: [(&str, &str); 14] = [
+    ("too_short", "documents with fewer than min_words words: only their exact copies are clustered with them"),
+    ("boilerplate", "documents whose text is mostly phrases many other pages repeat (templates): not clustered"),
+    ("exact", "duplicates whose normalised text is the same as their representative's"),
+    ("near", "duplicates sharing at least threshold of their words (outside template lines) with their representative"),
+    ("not_joined_to_representative", "near pairs left apart because the earlier page was itself a duplicate: a page joins only a representative, so clusters never grow by chains (the chain guard's refusals)"),
+    ("popular_row_pairs", "pieces of the MinHash signature that many distinct texts share (template phrases): not used to find candidates"),
+    ("popular_limit", "how many distinct texts must share a signature piece for it to count as a template phrase"),
+    ("minhash_candidate_checks", "pairs looked at because their MinHash signatures agree in a band"),
+    ("simhash_candidate_checks", "pairs looked at because their SimHashes agree in a block"),
+    ("verified_pairs", "distinct candidate pairs whose words were compared"),
+    ("template_lines", "lines found on pages of several classes of one site: that site's template, left out when pages are compared"),
+    ("adler32_collisions", "distinct texts sharing a 32-bit checksum with another: harmless, counted to show the exact hash is needed"),
+    ("short_near_pairs", "pairs of too-short texts that would be near-duplicates: not clustered, shown so min_words can be lowered"),
+    ("bucket_comparisons_skipped", "comparisons inside very large LSH buckets left out by the per-bucket window"),
+];
 
 /// Duplicates by kind.
 #[derive(Debug, Serialize)]
@@ -262,7 +367,59 @@ pub fn build_report<'a>(p: &ReportParts<'a>) -> DedupReport<'a> {
         skipped_inputs: &p.tally.skipped_inputs,
         inputs_not_archives: &p.tally.not_archives,
         files,
+        largest_clusters: largest_clusters(p),
+        duplicate_rate_per_file: rates(p, |fi, _| p.inputs.name(fi)),
+        duplicate_rate_per_host: rates(p, |_, url| site_of(url)),
+        glossary: GLOSSARY.into_iter().collect(),
+        run: p.run,
     }
+}
+
+/// The [`REPORT_LARGEST_CLUSTERS`] largest clusters.
+fn largest_clusters<'a>(p: &ReportParts<'a>) -> Vec<LargeCluster<'a>> {
+    let mut order: Vec<usize> = (0..p.clustering.clusters.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(p.clustering.clusters[i].members.len()));
+    order
+        .into_iter()
+        .take(REPORT_LARGEST_CLUSTERS)
+        .map(|i| {
+            let cl = &p.clustering.clusters[i];
+            let rep = &p.catalog.doc(cl.representative).origin;
+            LargeCluster {
+                cluster: i,
+                size: cl.members.len(),
+                representative: &rep.id,
+                representative_url: rep.url.as_deref(),
+                file: p.inputs.name(rep.pos.file),
+                offset: rep.pos.offset,
+                member_urls: cl
+                    .members
+                    .iter()
+                    .filter(|m| m.doc != cl.representative)
+                    .filter_map(|m| p.catalog.doc(m.doc).origin.url.as_deref())
+                    .take(REPORT_CLUSTER_URLS)
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// Documents and duplicates per key (`key` of a document's input and URL).
+fn rates<'a, K: Ord>(
+    p: &ReportParts<'a>,
+    key: impl Fn(u32, Option<&'a str>) -> K,
+) -> BTreeMap<K, DuplicateRate> {
+    let mut out: BTreeMap<K, DuplicateRate> = BTreeMap::new();
+    for d in 0..p.catalog.documents() as u32 {
+        let o = &p.catalog.doc(d).origin;
+        let r = out.entry(key(o.pos.file, o.url.as_deref())).or_default();
+        r.documents += 1;
+        r.duplicates += u64::from(!p.verdicts.kept(d));
+    }
+    for r in out.values_mut() {
+        r.rate = (r.duplicates as f64 / r.documents.max(1) as f64 * 10_000.0).round() / 10_000.0;
+    }
+    out
 }
 
 /// Peak resident memory of this process in bytes (Linux `VmHWM`), if known.
@@ -306,5 +463,17 @@ impl Verification {
             lowest_similarity: per.iter().copied().reduce(f64::min),
             lowest_similarity_per_cluster: per,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_are_written_as_rfc3339() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(rfc3339(1_795_478_399), "2026-11-23T23:59:59Z");
     }
 }

@@ -10,6 +10,7 @@ use anyhow::Context;
 use crawlsift_dedup::Clustering;
 
 use crate::catalog::Catalog;
+use crate::html::HTML_FILE;
 use crate::inputs::InputSet;
 use crate::lines::{
     exact_hex, match_name, rounded, simhash_hex, ClusterLine, DocumentLine, MemberLine,
@@ -26,7 +27,7 @@ pub const DOCUMENTS_FILE: &str = "documents.jsonl.gz";
 /// The report in the output folder.
 pub const REPORT_FILE: &str = "report.json";
 /// The files a dedup run writes into its output folder.
-pub const OUTPUT_FILES: [&str; 3] = [CLUSTERS_FILE, DOCUMENTS_FILE, REPORT_FILE];
+pub const OUTPUT_FILES: [&str; 4] = [CLUSTERS_FILE, DOCUMENTS_FILE, REPORT_FILE, HTML_FILE];
 
 /// Writes `clusters.jsonl`, `documents.jsonl.gz` into `out`, and the clean corpus to `text` when
 /// given, at the same time (each is serialised and compressed on its own thread).

@@ -42,6 +42,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::DedupError;
 use crate::fingerprint::{DedupConfig, Fingerprint};
 use crate::minhash::{agreements, band_key};
+use crate::profile::WordProfile;
 use crate::simhash::{block_keys, hamming};
 use candidates::{bucket_pairs, fewest_agreements};
 use popularity::{same_text_groups, Popularity};
@@ -257,6 +258,16 @@ impl Clusterer {
     /// Clusters everything added, sharing the work among `threads` threads. The result does not
     /// depend on `threads`.
     pub fn finish_on(self, threads: usize) -> Clustering {
+        self.cluster_on(threads)
+    }
+
+    /// The word profile of document `doc` (for reports: its words as 32-bit hashes).
+    pub fn profile(&self, doc: u32) -> Option<&WordProfile> {
+        self.fps.get(doc as usize).map(|fp| &fp.profile)
+    }
+
+    /// As [`finish_on`](Self::finish_on), keeping the fingerprints (for [`profile`](Self::profile)).
+    pub fn cluster_on(&self, threads: usize) -> Clustering {
         let threads = threads.max(1);
         let cfg = &self.cfg;
         let fps = &self.fps;
