@@ -279,7 +279,11 @@ fn cluster(clusterer: Clusterer, threads: usize) -> Clustered {
     let index_bytes = clusterer.index_bytes_per_document();
     let clustering = clusterer.cluster_on(threads);
     let took = start.elapsed();
-    let zipf = zipf_curves(&clusterer, &Verdicts::new(&clustering, clusterer.len()));
+    let zipf = zipf_curves(
+        &clusterer,
+        &Verdicts::new(&clustering, clusterer.len()),
+        threads,
+    );
     Clustered {
         clustering,
         index_bytes,

@@ -37,17 +37,32 @@ pub struct ZipfCurves {
 
 /// The Zipf curves of the words dedup compared (the word profiles: normalised words as 32-bit
 /// hashes, so the curve is exact up to rare hash collisions).
-pub fn zipf_curves(clusterer: &Clusterer, verdicts: &Verdicts) -> ZipfCurves {
-    let mut counts: HashMap<u32, (u64, u64)> = HashMap::new();
-    for d in 0..clusterer.len() as u32 {
-        let Some(p) = clusterer.profile(d) else {
-            continue;
-        };
-        let kept = verdicts.kept(d);
-        for &w in p.words.iter() {
+pub fn zipf_curves(clusterer: &Clusterer, verdicts: &Verdicts, threads: usize) -> ZipfCurves {
+    // Counted on `threads` threads over contiguous runs of documents, then summed: the sums do
+    // not depend on how the documents were shared out.
+    let docs: Vec<u32> = (0..clusterer.len() as u32).collect();
+    let parts = crawlsift_common::parallel::in_parallel(threads, &docs, |chunk| {
+        let mut counts: HashMap<u32, (u64, u64)> = HashMap::new();
+        for &d in chunk {
+            let Some(p) = clusterer.profile(d) else {
+                continue;
+            };
+            let kept = u64::from(verdicts.kept(d));
+            for &w in p.words.iter() {
+                let c = counts.entry(w).or_default();
+                c.0 += 1;
+                c.1 += kept;
+            }
+        }
+        counts
+    });
+    let mut parts = parts.into_iter();
+    let mut counts = parts.next().unwrap_or_default();
+    for part in parts {
+        for (w, (all, kept)) in part {
             let c = counts.entry(w).or_default();
-            c.0 += 1;
-            c.1 += u64::from(kept);
+            c.0 += all;
+            c.1 += kept;
         }
     }
     let curve = |f: fn(&(u64, u64)) -> u64| {
