@@ -356,7 +356,7 @@ impl<I: Input> Members<I> {
                 let mut input = frame.into_inner();
                 // A decoder that ends without reading a byte would be opened again at the same
                 // place forever: go on just past it (the byte then counts as garbage).
-                if input.offset() <= start && !input.seek_back(start + 1) {
+                if input.offset() <= start && !just_past(&mut input, start) {
                     report.error(
                         ErrorKind::BadCompression,
                         start,
@@ -378,9 +378,10 @@ impl<I: Input> Members<I> {
                     format!("{} frame fails to decode: {e}", self.kind.as_str()),
                 );
                 // The decoder may have read past the next frame's start: resync on the next
-                // magic after this one's, which only an input in memory can go back to.
+                // magic after this one's (a stream keeps the frame's bytes for that, up to a
+                // bound).
                 let mut input = frame.into_inner();
-                if !input.seek_back(start + 1) {
+                if !just_past(&mut input, start) {
                     return State::Done;
                 }
                 let magic = self.frame_magic();
@@ -393,12 +394,24 @@ impl<I: Input> Members<I> {
     }
 }
 
+/// Moves the input to just past `start`, the start of a member or frame it is at or after:
+/// back, or one byte on when nothing of it was consumed. `false` when a stream no longer holds
+/// that position.
+fn just_past<I: Input>(input: &mut I, start: u64) -> bool {
+    if input.offset() > start {
+        input.seek_back(start + 1)
+    } else {
+        input.consume(1);
+        input.offset() == start + 1
+    }
+}
+
 /// Resyncs after the gzip member that started at `start` failed: at the next valid member header
 /// after its first byte (the next member may start inside what the broken one consumed), or,
 /// when the input cannot go back that far, after where decoding stopped.
 fn resync_gzip<I: Input>(input: &mut I, start: u64) -> io::Result<()> {
     if input.offset() > start + 1 {
-        input.seek_back(start + 1);
+        just_past(input, start);
     }
     input.skip_to_gzip_header()?;
     Ok(())
@@ -597,6 +610,20 @@ mod tests {
             4096,
         );
         assert!(mapped.0.ends_with(b"two"));
+        assert_eq!(mapped.0, streamed.0);
+        assert_eq!(mapped.2.error_examples, streamed.2.error_examples);
+        // A zstd frame whose header is bad fails before its decoder consumed anything.
+        let z = |d: &[u8]| zstd::encode_all(d, 1).unwrap();
+        let data = [z(b"one"), ZSTD_MAGIC.to_vec(), vec![0xff; 12], z(b"two")].concat();
+        let mapped = run(
+            &mut Members::mapped(Bytes::from(data.clone()), 0, Compression::Zstd),
+            4096,
+        );
+        let streamed = run(
+            &mut Members::new(StreamInput::new(&data[..]), Compression::Zstd),
+            4096,
+        );
+        assert_eq!(mapped.0, b"onetwo");
         assert_eq!(mapped.0, streamed.0);
         assert_eq!(mapped.2.error_examples, streamed.2.error_examples);
     }
