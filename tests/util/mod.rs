@@ -2,6 +2,9 @@
 
 #![allow(dead_code)]
 
+pub mod inputs;
+pub mod watchdog;
+
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -231,8 +231,6 @@ pub const ARC_DATE_MIN_DIGITS: usize = 8;
 /// so the bound only keeps a long number (a length, an id) from passing for a date.
 pub const ARC_DATE_MAX_DIGITS: usize = 24;
 
-// --- pipeline (src/) --------------------------------------------------------------------------
-
 // --- statistics (crates/stats) ----------------------------------------------------------------
 
 /// Distinct words `crawlsift stats` counts exactly (in a hash map, ~60 bytes each with the word:
@@ -295,3 +293,28 @@ pub const REPORT_TOP_HOSTS: usize = 20;
 /// Words of a text compared in `report.html`'s side-by-side view: the word diff costs
 /// words x words cells (2 bytes each), so 2,000 words keep it under 8 MB.
 pub const REPORT_DIFF_WORDS: usize = 2_000;
+
+// --- decompression bombs (crates/reader: compress/, read/, http.rs) ---------------------------
+
+/// Decoded bytes the reader may pass over without finding a record (a record too large to keep,
+/// garbage, NUL padding) before it gives up on the gzip member or LZ4/zstd frame producing them
+/// and resyncs at the next member or frame, counting the rest of that member as `too_large`.
+/// Skipped bytes are discarded as they are decoded, so this bounds work, not memory: a record
+/// declaring 4 GB (4e9 bytes) is read past to the honest records after it, which needs a bound
+/// above 4 GB: 4.5 GiB. Passing over it costs ~1.5 s for gzip and zstd, ~15 s for LZ4
+/// (lz4_flex decodes runs of one byte at ~300 MB/s). Past it, a member's
+/// remaining records are lost (said, with the member's offset), which only a crafted input meets:
+/// an honest record is at most [`MAX_RECORD_BYTES`].
+pub const MAX_SKIP_DECODED_BYTES: u64 = 9 << 29;
+
+/// Compressed bytes of the current gzip member or LZ4/zstd frame a stream (stdin, a pipe) keeps
+/// while decoding it, so that a member that fails to decode is resynced on from just past its
+/// start (the next member may begin inside what the broken one consumed), as a mapped file is.
+/// Per-record members are a few KiB; a member larger than this (a whole-file member) is resynced
+/// on from where it failed instead.
+pub const STREAM_RESYNC_BYTES: usize = 16 << 20;
+
+/// Largest decoded HTTP body (`Content-Encoding` gzip / deflate / br undone). Above it the body is
+/// kept as stored and flagged `too_large`: the extractor reads at most [`MAX_HTML_BYTES`] of a
+/// page, so decoding more only costs memory (one such buffer per worker thread) and time.
+pub const MAX_HTTP_DECODED_BYTES: usize = MAX_HTML_BYTES;

@@ -61,6 +61,10 @@ pub fn extract_record(rec: &Record, ex: &mut Extractor) -> Outcome {
             if resp.status != PAGE_STATUS && resp.status != 0 {
                 return Outcome::Skipped("http_status");
             }
+            if resp.flags.too_large {
+                // The coded body expands past the bound (a bomb): what is left is not the page.
+                return Outcome::Skipped("too_large");
+            }
             ctype = resp.header("content-type").map(str::to_string);
             ex.extract(&resp.body, ctype.as_deref(), None)
         }

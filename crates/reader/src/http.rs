@@ -4,15 +4,16 @@
 //! Real archives lie: ClueWeb09 labels already-decoded bodies `gzip`, some crawlers store a
 //! de-chunked body under `Transfer-Encoding: chunked`. A body that does not decode as its headers
 //! claim falls back to the raw body with a flag set in [`HttpFlags`] (as warcio does), so the
-//! record is never lost. Decoded output is bounded by `MAX_RECORD_BYTES` and by
-//! `MAX_INFLATE_RATIO` (decompression bombs are stopped, not allocated).
+//! record is never lost. Decoded output is bounded by `MAX_HTTP_DECODED_BYTES` and by
+//! `MAX_INFLATE_RATIO` (decompression bombs are stopped after that much output, not
+//! allocated whole).
 
 use crate::fields::Fields;
 use std::io::Read;
 
 use bytes::Bytes;
 use crawlsift_common::limits::{
-    INFLATE_RATIO_GRACE_BYTES, MAX_HTTP_HEADER_BYTES, MAX_INFLATE_RATIO, MAX_RECORD_BYTES,
+    INFLATE_RATIO_GRACE_BYTES, MAX_HTTP_DECODED_BYTES, MAX_HTTP_HEADER_BYTES, MAX_INFLATE_RATIO,
 };
 
 use crate::error::HttpError;
@@ -198,7 +199,7 @@ fn decode_limit(raw_len: usize) -> usize {
         .saturating_add(INFLATE_RATIO_GRACE_BYTES);
     usize::try_from(by_ratio)
         .unwrap_or(usize::MAX)
-        .min(MAX_RECORD_BYTES)
+        .min(MAX_HTTP_DECODED_BYTES)
 }
 
 fn decode_body(resp: &mut HttpResponse, raw: Bytes) {
@@ -488,12 +489,12 @@ mod tests {
             read_bounded(flate2::read::GzDecoder::new(&z[..]), 4 << 20),
             Decoded::Ok(v) if v.len() == 4 << 20
         ));
-        // The bound follows the ratio for small bodies and never exceeds MAX_RECORD_BYTES.
+        // The bound follows the ratio for small bodies and never exceeds MAX_HTTP_DECODED_BYTES.
         assert_eq!(
             decode_limit(10),
             10 * MAX_INFLATE_RATIO as usize + (1 << 20)
         );
-        assert_eq!(decode_limit(usize::MAX / 2), MAX_RECORD_BYTES);
+        assert_eq!(decode_limit(usize::MAX / 2), MAX_HTTP_DECODED_BYTES);
     }
 
     #[test]

@@ -64,6 +64,15 @@ pub(crate) trait Decode {
         marks: &mut Vec<Mark>,
         report: &mut FileReport,
     ) -> io::Result<bool>;
+
+    /// Gives up on the member or frame being decoded (its next `skipped` decoded bytes held no
+    /// record, see `MAX_SKIP_DECODED_BYTES`): counts it as `too_large` in `report` and resyncs
+    /// at the next member or frame. Returns `false` when there is nothing to give up (not
+    /// inside a member or frame, or uncompressed input, where passing over bytes costs no
+    /// decoding).
+    fn abandon(&mut self, _skipped: u64, _report: &mut FileReport) -> io::Result<bool> {
+        Ok(false)
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! [`Compression`] and its detection from an input's first bytes (the gzip, LZ4 frame and zstd
-//! frame magic numbers, which the member loop also resyncs on). A leaf: depends on nothing else
-//! in the crate.
+//! frame magic numbers, which the member loop also resyncs on; bzip2 and xz are recognised only
+//! to be named as unsupported). A leaf: depends on nothing else in the crate.
 
 /// The first three bytes of every gzip member (magic + deflate method).
 pub const GZIP_MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
@@ -8,6 +8,10 @@ pub const GZIP_MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
 pub(crate) const LZ4_MAGIC: [u8; 4] = [0x04, 0x22, 0x4d, 0x18];
 /// The first four bytes of every zstd frame.
 pub(crate) const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+/// The first bytes of a bzip2 stream (`BZh`, then the block size digit `1`-`9`).
+const BZIP2_MAGIC: &[u8; 3] = b"BZh";
+/// The first six bytes of an xz stream.
+const XZ_MAGIC: [u8; 6] = [0xfd, b'7', b'z', b'X', b'Z', 0];
 
 /// Compression detected from the first bytes of an input.
 /// With the `serde` feature it is (de)serialized as its [`as_str`](Compression::as_str) name.
@@ -27,6 +31,11 @@ pub enum Compression {
     Lz4,
     /// Zstandard frames.
     Zstd,
+    /// bzip2: recognised, not read (named as unsupported compression).
+    #[cfg_attr(feature = "serde", serde(rename = "bz2"))]
+    Bzip2,
+    /// xz: recognised, not read (named as unsupported compression).
+    Xz,
 }
 
 impl Compression {
@@ -37,11 +46,19 @@ impl Compression {
             Compression::Gzip => "gzip",
             Compression::Lz4 => "lz4",
             Compression::Zstd => "zstd",
+            Compression::Bzip2 => "bz2",
+            Compression::Xz => "xz",
         }
+    }
+
+    /// Whether the reader can decode this compression (bzip2 and xz are only recognised).
+    pub fn is_supported(self) -> bool {
+        !matches!(self, Compression::Bzip2 | Compression::Xz)
     }
 }
 
-/// Compression of an input from its first bytes (gzip, LZ4 frame, zstd frame magic numbers).
+/// Compression of an input from its first bytes (gzip, LZ4 frame, zstd frame, bzip2 and xz magic
+/// numbers).
 pub fn detect_compression(b: &[u8]) -> Compression {
     if b.starts_with(&GZIP_MAGIC[..2]) {
         Compression::Gzip
@@ -49,6 +66,10 @@ pub fn detect_compression(b: &[u8]) -> Compression {
         Compression::Lz4
     } else if b.starts_with(&ZSTD_MAGIC) {
         Compression::Zstd
+    } else if b.starts_with(BZIP2_MAGIC) && b.get(3).is_some_and(|d| (b'1'..=b'9').contains(d)) {
+        Compression::Bzip2
+    } else if b.starts_with(&XZ_MAGIC) {
+        Compression::Xz
     } else {
         Compression::None
     }
@@ -64,5 +85,8 @@ mod tests {
         assert_eq!(detect_compression(b"\x28\xb5\x2f\xfd"), Compression::Zstd);
         assert_eq!(detect_compression(b"\x04\x22\x4d\x18"), Compression::Lz4);
         assert_eq!(detect_compression(b"WARC/1.0"), Compression::None);
+        assert_eq!(detect_compression(b"BZh91AY&SY"), Compression::Bzip2);
+        assert_eq!(detect_compression(b"BZh "), Compression::None);
+        assert_eq!(detect_compression(b"\xfd7zXZ\0\0\x04"), Compression::Xz);
     }
 }

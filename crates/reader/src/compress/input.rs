@@ -19,9 +19,13 @@ pub(crate) trait Input: BufRead {
     fn peek(&mut self, k: usize) -> io::Result<&[u8]>;
     /// Every unread byte, when the input is whole in memory.
     fn rest(&self) -> Option<&[u8]>;
-    /// Goes back to file offset `to` (at or after where the input began); `false` when the input
-    /// cannot go back (a stream).
+    /// Goes back to file offset `to` (at or after where the input began; for a stream, at or
+    /// after its [`mark`](Input::mark), while it is kept); `false` when the input cannot go back
+    /// that far.
     fn seek_back(&mut self, to: u64) -> bool;
+    /// Notes the position (a member or frame start) as one [`seek_back`](Input::seek_back) may
+    /// return to; a map can go back anywhere and ignores it.
+    fn mark(&mut self) {}
 
     /// Consumes bytes up to the next `magic` (or to the end); returns how many.
     fn skip_to(&mut self, magic: &[u8]) -> io::Result<u64> {

@@ -7,8 +7,16 @@
 //! carry the offset of the member holding them whichever way the file was read.
 //!
 //! What differs is only what an input can do: a mapped input offers all its remaining bytes,
-//! which lets a gzip member be inflated in one libdeflate call and a broken LZ4/zstd frame be
-//! resynced on from just past its start; a stream cannot go back, so a broken frame ends it.
+//! which lets a gzip member be inflated in one libdeflate call. A member or frame that fails to
+//! decode is resynced on from just past its start (the next member may start inside what the
+//! broken one consumed); a stream keeps the current member's bytes for that, up to
+//! `STREAM_RESYNC_BYTES`, and resyncs from where decoding failed past that.
+//!
+//! Decompression bombs: output goes into the caller's bounded batch buffer, so memory never
+//! follows what a member expands to; the record splitter discards what it passes over, and
+//! gives a member or frame up ([`Decode::abandon`]) once it has passed over
+//! `MAX_SKIP_DECODED_BYTES` of it without a record, which bounds the work. A member's trailer
+//! size is believed (room made for a one-call inflate) only within the inflate-ratio bound.
 
 use std::io;
 
@@ -171,6 +179,7 @@ impl<I: Input> Members<I> {
                 );
                 return Ok(Ok(State::Between(input)));
             }
+            input.mark();
             return Ok(Ok(match Frame::open(self.kind, input) {
                 Ok(frame) => {
                     marks.push(Mark {
@@ -196,6 +205,9 @@ impl<I: Input> Members<I> {
         match self.fast_member(&mut input, out, spare, marks) {
             Fast::Done => return Ok(Ok(State::Between(input))),
             Fast::DoesNotFit if out.len() > start_len => return Ok(Err(State::Between(input))),
+            // A trailer claiming more than the inflate-ratio bound allows is a bomb or a lie:
+            // stream it (into bounded buffers) rather than make room for it.
+            Fast::DoesNotFit if !hint_is_plausible(&input) => {}
             Fast::DoesNotFit => {
                 let room = want
                     .saturating_sub(out.len())
@@ -211,6 +223,7 @@ impl<I: Input> Members<I> {
         }
         Ok(Ok(match input.gzip_header()? {
             GzHeader::Ok(h) => {
+                input.mark();
                 marks.push(Mark {
                     at: out.len(),
                     src: at,
@@ -302,26 +315,16 @@ impl<I: Input> Members<I> {
                         mstart,
                         "input ends inside a gzip member".into(),
                     );
+                    // A cut member may have run on into whole members after it.
+                    resync_gzip(&mut input, mstart)?;
                 } else {
                     report.error(
                         ErrorKind::BadGzip,
                         mstart,
                         "gzip member makes no progress".into(),
                     );
-                    input.skip_to_gzip_header()?;
+                    resync_gzip(&mut input, mstart)?;
                 }
-                State::Between(input)
-            }
-            Ok(_) if is_bomb(m.out, m.inp) => {
-                report.error(
-                    ErrorKind::TooLarge,
-                    mstart,
-                    format!(
-                        "gzip member inflates {} bytes from {}: bomb stopped",
-                        m.out, m.inp
-                    ),
-                );
-                input.skip_to_gzip_header()?;
                 State::Between(input)
             }
             Ok(_) => State::Gzip(input, m),
@@ -331,7 +334,7 @@ impl<I: Input> Members<I> {
                     mstart,
                     format!("corrupt deflate data in gzip member: {e}"),
                 );
-                input.skip_to_gzip_header()?;
+                resync_gzip(&mut input, mstart)?;
                 State::Between(input)
             }
         })
@@ -353,7 +356,7 @@ impl<I: Input> Members<I> {
                 let mut input = frame.into_inner();
                 // A decoder that ends without reading a byte would be opened again at the same
                 // place forever: go on just past it (the byte then counts as garbage).
-                if input.offset() <= start && !input.seek_back(start + 1) {
+                if input.offset() <= start && !just_past(&mut input, start) {
                     report.error(
                         ErrorKind::BadCompression,
                         start,
@@ -375,9 +378,10 @@ impl<I: Input> Members<I> {
                     format!("{} frame fails to decode: {e}", self.kind.as_str()),
                 );
                 // The decoder may have read past the next frame's start: resync on the next
-                // magic after this one's, which only an input in memory can go back to.
+                // magic after this one's (a stream keeps the frame's bytes for that, up to a
+                // bound).
                 let mut input = frame.into_inner();
-                if !input.seek_back(start + 1) {
+                if !just_past(&mut input, start) {
                     return State::Done;
                 }
                 let magic = self.frame_magic();
@@ -388,6 +392,39 @@ impl<I: Input> Members<I> {
             }
         }
     }
+}
+
+/// Moves the input to just past `start`, the start of a member or frame it is at or after:
+/// back, or one byte on when nothing of it was consumed. `false` when a stream no longer holds
+/// that position.
+fn just_past<I: Input>(input: &mut I, start: u64) -> bool {
+    if input.offset() > start {
+        input.seek_back(start + 1)
+    } else {
+        input.consume(1);
+        input.offset() == start + 1
+    }
+}
+
+/// Resyncs after the gzip member that started at `start` failed: at the next valid member header
+/// after its first byte (the next member may start inside what the broken one consumed), or,
+/// when the input cannot go back that far, after where decoding stopped.
+fn resync_gzip<I: Input>(input: &mut I, start: u64) -> io::Result<()> {
+    if input.offset() > start + 1 {
+        just_past(input, start);
+    }
+    input.skip_to_gzip_header()?;
+    Ok(())
+}
+
+/// Whether the size the gzip member at the input's position states in its trailer (see
+/// [`size_hint`]) is within the inflate-ratio bound of the member's compressed length.
+fn hint_is_plausible<I: Input>(input: &I) -> bool {
+    let Some(data) = input.rest() else {
+        return false;
+    };
+    let end = next_header(data, 18).unwrap_or(data.len());
+    size_hint(input).is_some_and(|n| n <= MAX_RECORD_BYTES && !is_bomb(n as u64, end as u64))
 }
 
 /// The output size of the gzip member at the input's position as its trailer states it, taking
@@ -428,6 +465,42 @@ impl<I: Input> Decode for Members<I> {
                 State::Frame { frame, start } => self.frame(frame, start, out, want, report),
             };
         }
+    }
+
+    fn abandon(&mut self, skipped: u64, report: &mut FileReport) -> io::Result<bool> {
+        let (mut input, start) = match std::mem::replace(&mut self.state, State::Done) {
+            State::Gzip(input, m) => (input, m.start),
+            State::Frame { frame, start } => (frame.into_inner(), start),
+            other => {
+                self.state = other;
+                return Ok(false);
+            }
+        };
+        let at = input.offset();
+        // Resync from where decoding stopped: the abandoned member decoded fine this far, so
+        // no member starts inside what it consumed.
+        let lost = if self.kind == Compression::Gzip {
+            input.skip_to_gzip_header()?
+        } else {
+            input.skip_to(self.frame_magic())?
+        };
+        report.error(
+            ErrorKind::TooLarge,
+            start,
+            format!(
+                "{} {} decoded {skipped} bytes holding no record (more than \
+                 MAX_SKIP_DECODED_BYTES): given up at input byte {at}, the rest of it \
+                 ({lost} compressed bytes) skipped",
+                self.kind.as_str(),
+                if self.kind == Compression::Gzip {
+                    "member"
+                } else {
+                    "frame"
+                },
+            ),
+        );
+        self.state = State::Between(input);
+        Ok(true)
     }
 }
 
@@ -500,6 +573,59 @@ mod tests {
         assert!(out.len() > 8);
         assert_eq!(rep.errors.get(&ErrorKind::Garbage), Some(&1));
         assert_eq!(rep.errors.get(&ErrorKind::BadGzip), Some(&1));
+    }
+
+    #[test]
+    fn a_broken_member_is_resynced_on_from_its_start_on_both_paths() {
+        // The cut member's deflate data runs on into the next member, so decoding fails past
+        // that member's start: it is found again from just after the broken member's start.
+        let big: Vec<u8> = (0..40000u32).flat_map(|i| (i * 7).to_le_bytes()).collect();
+        let b = gz(&big);
+        let all = [gz(b"first"), b[..b.len() / 2].to_vec(), gz(b"last")].concat();
+        for want in [7, 4096, 1 << 20] {
+            let (out, _, rep) = inflate_all(all.clone(), want);
+            assert!(out.starts_with(b"first"));
+            assert!(out.ends_with(b"last"), "want {want}");
+            assert_eq!(rep.errors.get(&ErrorKind::BadGzip), Some(&1));
+        }
+        // A broken LZ4 frame on a stream as well.
+        let frame = |data: &[u8]| {
+            let mut lz = lz4_flex::frame::FrameEncoder::new(Vec::new());
+            std::io::Write::write_all(&mut lz, data).unwrap();
+            lz.finish().unwrap()
+        };
+        let broken = frame(&big);
+        let data = [
+            frame(b"one"),
+            broken[..broken.len() / 2].to_vec(),
+            frame(b"two"),
+        ]
+        .concat();
+        let mapped = run(
+            &mut Members::mapped(Bytes::from(data.clone()), 0, Compression::Lz4),
+            4096,
+        );
+        let streamed = run(
+            &mut Members::new(StreamInput::new(&data[..]), Compression::Lz4),
+            4096,
+        );
+        assert!(mapped.0.ends_with(b"two"));
+        assert_eq!(mapped.0, streamed.0);
+        assert_eq!(mapped.2.error_examples, streamed.2.error_examples);
+        // A zstd frame whose header is bad fails before its decoder consumed anything.
+        let z = |d: &[u8]| zstd::encode_all(d, 1).unwrap();
+        let data = [z(b"one"), ZSTD_MAGIC.to_vec(), vec![0xff; 12], z(b"two")].concat();
+        let mapped = run(
+            &mut Members::mapped(Bytes::from(data.clone()), 0, Compression::Zstd),
+            4096,
+        );
+        let streamed = run(
+            &mut Members::new(StreamInput::new(&data[..]), Compression::Zstd),
+            4096,
+        );
+        assert_eq!(mapped.0, b"onetwo");
+        assert_eq!(mapped.0, streamed.0);
+        assert_eq!(mapped.2.error_examples, streamed.2.error_examples);
     }
 
     #[test]

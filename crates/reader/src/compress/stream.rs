@@ -5,7 +5,7 @@
 
 use std::io::{self, BufRead, Read};
 
-use crawlsift_common::limits::STREAM_READ_BUFFER_BYTES;
+use crawlsift_common::limits::{STREAM_READ_BUFFER_BYTES, STREAM_RESYNC_BYTES};
 
 use super::decode::{Decode, Mark};
 use super::input::Input;
@@ -67,12 +67,18 @@ impl<R: Read> Decode for ReadDecoder<R> {
 
 /// A stream as the member loop's [`Input`]: a buffered reader that counts the bytes consumed
 /// through it (the position in the compressed input) and can look ahead whatever its buffer
-/// holds (to tell a member's magic, or read a gzip header).
+/// holds (to tell a member's magic, or read a gzip header). From a [`mark`](Input::mark) (the
+/// start of the current member or frame) it keeps up to `STREAM_RESYNC_BYTES` of what was
+/// consumed, so a member that fails to decode can be resynced on from just past its start, as in
+/// a mapped file.
 pub(crate) struct StreamInput<R> {
     inner: R,
     buf: Vec<u8>,
     pos: usize,
     end: usize,
+    /// Where in `buf` the marked position is, while it is kept.
+    mark: Option<usize>,
+    /// Input offset of `buf[pos]`.
     n: u64,
 }
 
@@ -83,7 +89,29 @@ impl<R: Read> StreamInput<R> {
             buf: vec![0; STREAM_READ_BUFFER_BYTES.max(16)],
             pos: 0,
             end: 0,
+            mark: None,
             n: 0,
+        }
+    }
+
+    /// Makes room after `end`: drops what is before the mark (or the position), then grows the
+    /// buffer while the kept history stays within `STREAM_RESYNC_BYTES`, else forgets the mark.
+    fn make_room(&mut self) {
+        let keep = self.mark.unwrap_or(self.pos);
+        if keep > 0 {
+            self.buf.copy_within(keep..self.end, 0);
+            self.end -= keep;
+            self.pos -= keep;
+            self.mark = self.mark.map(|m| m - keep);
+        }
+        if self.end < self.buf.len() {
+            return;
+        }
+        if self.mark.is_some() && self.pos < STREAM_RESYNC_BYTES {
+            let len = self.buf.len();
+            self.buf.resize(len + len.min(STREAM_RESYNC_BYTES), 0);
+        } else if self.mark.take().is_some() {
+            self.make_room();
         }
     }
 }
@@ -101,8 +129,6 @@ impl<R: Read> Read for StreamInput<R> {
 impl<R: Read> BufRead for StreamInput<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         if self.pos == self.end {
-            self.pos = 0;
-            self.end = 0;
             self.peek(1)?;
         }
         Ok(&self.buf[self.pos..self.end])
@@ -121,14 +147,14 @@ impl<R: Read> Input for StreamInput<R> {
     }
 
     fn peek(&mut self, k: usize) -> io::Result<&[u8]> {
-        if self.buf.len() < k {
-            self.buf.resize(k, 0);
-        }
         while self.end - self.pos < k {
-            if self.pos > 0 {
-                self.buf.copy_within(self.pos..self.end, 0);
-                self.end -= self.pos;
-                self.pos = 0;
+            if self.end == self.buf.len() || self.buf.len() - self.pos < k {
+                self.make_room();
+            }
+            if self.buf.len() - self.pos < k {
+                // Room for `k` bytes from the position, whatever is kept before it.
+                let need = self.pos + k;
+                self.buf.resize(need, 0);
             }
             match self.inner.read(&mut self.buf[self.end..]) {
                 Ok(0) => break,
@@ -144,7 +170,20 @@ impl<R: Read> Input for StreamInput<R> {
         None
     }
 
-    fn seek_back(&mut self, _to: u64) -> bool {
-        false
+    fn mark(&mut self) {
+        self.mark = Some(self.pos);
+    }
+
+    fn seek_back(&mut self, to: u64) -> bool {
+        let Some(m) = self.mark else {
+            return false;
+        };
+        let mark_at = self.n - (self.pos - m) as u64;
+        if to < mark_at || to > self.n {
+            return false;
+        }
+        self.pos = m + (to - mark_at) as usize;
+        self.n = to;
+        true
     }
 }

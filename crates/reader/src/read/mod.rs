@@ -87,9 +87,24 @@ pub fn read_bytes(
             cfg,
             sink,
         ),
+        Compression::Bzip2 | Compression::Xz => unsupported(compression),
     };
     report.compression = compression;
     report.bytes_in = data.len() as u64;
+    report
+}
+
+/// The report of an input in a compression the reader recognises but does not decode.
+fn unsupported(compression: Compression) -> FileReport {
+    let mut report = FileReport::default();
+    report.error(
+        ErrorKind::BadCompression,
+        0,
+        format!(
+            "unsupported compression {}: decompress the input first",
+            compression.as_str()
+        ),
+    );
     report
 }
 
@@ -136,10 +151,12 @@ pub fn read_stream<R: Read>(
         inner: r,
         n: n.clone(),
     };
-    let mut head = Vec::with_capacity(4);
-    while head.len() < 4 {
-        let mut b = [0u8; 4];
-        match r.read(&mut b[..4 - head.len()]) {
+    // Enough bytes for the longest magic number (xz's six).
+    const HEAD: usize = 6;
+    let mut head = Vec::with_capacity(HEAD);
+    while head.len() < HEAD {
+        let mut b = [0u8; HEAD];
+        match r.read(&mut b[..HEAD - head.len()]) {
             Ok(0) => break,
             Ok(k) => head.extend_from_slice(&b[..k]),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -148,9 +165,16 @@ pub fn read_stream<R: Read>(
     }
     let compression = detect_compression(&head);
     let chained = Read::chain(io::Cursor::new(head), r);
+    if !compression.is_supported() {
+        let mut report = unsupported(compression);
+        report.compression = compression;
+        report.bytes_in = n.get();
+        return Ok(report);
+    }
     let mut s = Splitter::new(cfg, file_idx, None);
     let res = match compression {
         Compression::None => s.run(&mut ReadDecoder::new(chained), sink),
+        Compression::Bzip2 | Compression::Xz => Ok(()),
         Compression::Gzip | Compression::Lz4 | Compression::Zstd => s.run(
             &mut Members::new(StreamInput::new(chained), compression),
             sink,

@@ -6,7 +6,7 @@
 use std::io;
 
 use bytes::Bytes;
-use crawlsift_common::limits::{BATCH_RECORDS, MAX_RECORD_BYTES};
+use crawlsift_common::limits::{BATCH_RECORDS, MAX_RECORD_BYTES, MAX_SKIP_DECODED_BYTES};
 use crawlsift_common::SourcePos;
 
 use crate::compress::decode::{offset_of, rebase, Decode, Mark};
@@ -19,6 +19,42 @@ use crate::error::ErrorKind;
 use crate::pool::POOL;
 use crate::record::{Format, Record};
 use crate::report::FileReport;
+
+/// A run of blanks this long at the end of a buffer is taken as the end of the record before it
+/// (see `Splitter::ends_before_blanks`). Real archives pad records with a few bytes, NUL padding
+/// of tape blocks with at most a few KiB.
+const BLANK_RUN_BYTES: usize = 64 << 10;
+
+/// CR, LF, space, tab and NUL: what the formats skip between records.
+fn is_blank(c: u8) -> bool {
+    matches!(c, b'\r' | b'\n' | b' ' | b'\t' | 0)
+}
+
+/// Where the run of blanks that ends `b` starts (`b.len()` when `b` ends in a non-blank), not
+/// before `from`; in 64-byte blocks, as [`first_non_blank`].
+fn blank_tail_start(b: &[u8], from: usize) -> usize {
+    let mut i = b.len();
+    while i >= from + 64 && b[i - 64..i].iter().fold(true, |all, &c| all & is_blank(c)) {
+        i -= 64;
+    }
+    while i > from && is_blank(b[i - 1]) {
+        i -= 1;
+    }
+    i
+}
+
+/// First position `>= from` of `b` that is not blank ([`is_blank`]), in 64-byte blocks without
+/// a branch per byte.
+fn first_non_blank(b: &[u8], from: usize) -> usize {
+    let mut i = from.min(b.len());
+    while i + 64 <= b.len() && b[i..i + 64].iter().fold(true, |all, &c| all & is_blank(c)) {
+        i += 64;
+    }
+    while i < b.len() && is_blank(b[i]) {
+        i += 1;
+    }
+    i
+}
 
 /// Splits one input's decoded bytes into records.
 pub(crate) struct Splitter<'c> {
@@ -88,7 +124,9 @@ impl<'c> Splitter<'c> {
                 Err(()) => return (0, Some(buf.len() + 1)),
             },
         };
-        let mut at = 0usize;
+        // Blanks and NUL padding start no record; passing over them here is much faster than
+        // the step functions' byte loop (which matters for gigabytes of zeros).
+        let mut at = first_non_blank(buf, 0);
         while !self.stopped {
             match step(format, buf, at, eof) {
                 Step::Rec(p) => {
@@ -120,6 +158,16 @@ impl<'c> Splitter<'c> {
                         // A step function must not ask for more at the end; treat as the end.
                         return (buf.len(), None);
                     }
+                    if let Some(p) = self.ends_before_blanks(format, buf, at) {
+                        let next = p.next;
+                        let rec = self.record(buf, marks, p);
+                        self.batch.push(rec);
+                        if self.batch.len() >= BATCH_RECORDS {
+                            self.flush(sink);
+                        }
+                        at = next;
+                        continue;
+                    }
                     return (at, Some(n));
                 }
                 Step::End => return (buf.len(), None),
@@ -132,6 +180,22 @@ impl<'c> Splitter<'c> {
             }
         }
         (buf.len(), None)
+    }
+
+    /// The record at `at` when a step function waits for more input only to see what follows a
+    /// whole record, and a run of at least `BLANK_RUN_BYTES` blanks or NULs ends the buffer: the
+    /// record as it reads when the input ends where that run starts, if it reads so without
+    /// error and ends before the run. Otherwise a record followed by gigabytes of zeros (a bomb's
+    /// body) would be carried from buffer to buffer, growing, until something else showed up.
+    fn ends_before_blanks(&self, format: Format, buf: &Bytes, at: usize) -> Option<Parsed> {
+        let cut = blank_tail_start(buf, at);
+        if buf.len() - cut < BLANK_RUN_BYTES || cut <= at {
+            return None;
+        }
+        match step(format, &buf[..cut], at, true) {
+            Step::Rec(p) if p.error.is_none() && p.next <= cut && p.next > at => Some(p),
+            _ => None,
+        }
     }
 
     fn record(&mut self, buf: &Bytes, marks: &[Mark], p: Parsed) -> Record {
@@ -198,6 +262,9 @@ impl<'c> Splitter<'c> {
         let mut carry = Bytes::new();
         let mut carry_marks: Vec<Mark> = Vec::new();
         let mut need = 0usize;
+        // Decoded bytes passed over since the last buffer that gave a record (see
+        // `MAX_SKIP_DECODED_BYTES`).
+        let mut skipped = 0u64;
         while !self.stopped {
             let want = carry.len() + step_bytes.max(need.saturating_sub(carry.len()));
             // Room for the target plus a quarter, so the batch is rarely reallocated (the
@@ -210,9 +277,31 @@ impl<'c> Splitter<'c> {
             let mut marks = std::mem::take(&mut carry_marks);
             let eof = dec.fill(&mut v, want, &mut marks, &mut self.report)?;
             let buf = POOL.freeze(v);
-            let (consumed, more) = self.process(&buf, &marks, eof, sink);
+            let records = self.report.records;
+            let (mut consumed, mut more) = self.process(&buf, &marks, eof, sink);
             if eof || self.stopped {
                 break;
+            }
+            if more.is_some()
+                && self.format.is_some()
+                && first_non_blank(&buf, consumed) == buf.len()
+            {
+                // Only blanks or NUL padding wait for more input: they start no record, so they
+                // are dropped rather than carried (a member of gigabytes of zeros would
+                // otherwise be gathered whole).
+                (consumed, more) = (buf.len(), None);
+            }
+            skipped = if self.report.records > records {
+                0
+            } else {
+                skipped + consumed as u64
+            };
+            if skipped > MAX_SKIP_DECODED_BYTES {
+                if dec.abandon(skipped, &mut self.report)? {
+                    // What is left of the abandoned member is part of the skip.
+                    (consumed, more) = (buf.len(), None);
+                }
+                skipped = 0;
             }
             carry = buf.slice(consumed.min(buf.len())..);
             carry_marks = rebase(&marks, consumed);
