@@ -11,7 +11,7 @@ use crawlsift_common::limits::TEXT_QUEUE_CAP;
 use crawlsift_reader::{ReaderConfig, Record};
 
 use crawlsift_pipeline::inputs::{
-    add_counts, errors_by_name, not_an_archive, SKIP_DUPLICATE, SKIP_NOT_ARCHIVE,
+    add_counts, errors_by_name, not_an_archive, skip_kind, SKIP_DUPLICATE,
 };
 use crawlsift_pipeline::lines::RecordLine;
 use crawlsift_pipeline::stages::{self, Reorder};
@@ -180,7 +180,7 @@ fn print_summaries(inputs: &InputSet, reports: &Reports, tallies: &[HttpTally], 
     for (fi, r) in reports.iter().enumerate() {
         match r {
             Some(Ok(r)) if not_an_archive(r) => {
-                println!("{}: skipped: {SKIP_NOT_ARCHIVE}", inputs.name(fi as u32));
+                println!("{}: skipped: {}", inputs.name(fi as u32), skip_kind(r));
             }
             Some(Ok(r)) => {
                 add_counts(&mut total, r);

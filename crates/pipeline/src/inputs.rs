@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use std::thread::ScopedJoinHandle;
 
 use crawlsift_common::limits::RAW_QUEUE_CAP;
-use crawlsift_reader::{FileReport, Input, ReaderConfig, Record};
+use crawlsift_reader::{ErrorKind, FileReport, Input, ReaderConfig, Record};
 use crossbeam_channel::Receiver;
 
 use crate::stages::{self, Numbered};
@@ -64,6 +64,20 @@ pub const SKIP_NOT_ARCHIVE: &str = "not_archive";
 
 /// The kind name of an input given again (by another name): read once, skipped the second time.
 pub const SKIP_DUPLICATE: &str = "duplicate";
+
+/// The kind name of an input whose compression cannot be undone (bz2, xz, or a damaged stream
+/// from its first byte): skipped like one that holds no archive, but named for what it is.
+pub const SKIP_BAD_COMPRESSION: &str = "bad_compression";
+
+/// Why an input that holds no archive ([`not_an_archive`]) was skipped: its compression could not
+/// be undone ([`SKIP_BAD_COMPRESSION`]), or what it holds is no archive ([`SKIP_NOT_ARCHIVE`]).
+pub fn skip_kind(r: &FileReport) -> &'static str {
+    if r.errors.contains_key(&ErrorKind::BadCompression) {
+        SKIP_BAD_COMPRESSION
+    } else {
+        SKIP_NOT_ARCHIVE
+    }
+}
 
 /// Whether reading `r` found no archive at all (no record and no format: a README, an image,
 /// plain text, an empty file). Such an input is skipped, not counted in the totals.
@@ -119,7 +133,7 @@ pub struct ReadTally {
     pub record_errors: u64,
     /// Inputs that hold no archive (a README, a checksum list, an image): skipped.
     pub not_archives: Vec<String>,
-    /// Skipped inputs by kind ([`SKIP_NOT_ARCHIVE`], [`SKIP_DUPLICATE`]).
+    /// Skipped inputs by kind ([`SKIP_NOT_ARCHIVE`], [`SKIP_BAD_COMPRESSION`], [`SKIP_DUPLICATE`]).
     pub skipped_inputs: BTreeMap<&'static str, u64>,
     /// `WARC-Block-Digest`/`WARC-Payload-Digest` values that did not match (with
     /// `verify_digests`).
@@ -292,14 +306,19 @@ impl InputSet {
                 None => {}
                 Some(Ok(r)) if not_an_archive(r) => {
                     t.not_archives.push(name.to_string());
-                    *t.skipped_inputs.entry(SKIP_NOT_ARCHIVE).or_default() += 1;
+                    let kind = skip_kind(r);
+                    *t.skipped_inputs.entry(kind).or_default() += 1;
                     let from_dir = self.from_dir.get(fi).copied().unwrap_or(false);
                     if !quiet || !from_dir {
                         let why = r
                             .error_examples
                             .first()
                             .map_or("empty input".to_string(), |e| e.to_string());
-                        eprintln!("crawlsift: {name}: not an archive (no WARC, ARC or TREC record): {why}; skipped");
+                        if kind == SKIP_BAD_COMPRESSION {
+                            eprintln!("crawlsift: {name}: cannot be decompressed: {why}; skipped");
+                        } else {
+                            eprintln!("crawlsift: {name}: not an archive (no WARC, ARC or TREC record): {why}; skipped");
+                        }
                     }
                 }
                 Some(Ok(r)) => {

@@ -12,9 +12,7 @@ use serde::Serialize;
 
 use crate::catalog::Catalog;
 use crate::dedup::StageTimes;
-use crate::inputs::{
-    add_counts, errors_by_name, not_an_archive, InputSet, ReadTally, SKIP_NOT_ARCHIVE,
-};
+use crate::inputs::{add_counts, errors_by_name, not_an_archive, skip_kind, InputSet, ReadTally};
 use crate::lines::rounded;
 use crate::site::site_of;
 use crate::verdict::Verdicts;
@@ -302,7 +300,7 @@ pub fn build_report<'a>(p: &ReportParts<'a>) -> DedupReport<'a> {
         files.push(match r {
             Some(Ok(r)) if not_an_archive(r) => FileLine::Skipped {
                 file,
-                skipped: SKIP_NOT_ARCHIVE,
+                skipped: skip_kind(r),
                 error_examples: &r.error_examples,
             },
             Some(Ok(r)) => {
