@@ -127,6 +127,7 @@ impl<'c> Splitter<'c> {
         // Blanks and NUL padding start no record; passing over them here is much faster than
         // the step functions' byte loop (which matters for gigabytes of zeros).
         let mut at = first_non_blank(buf, 0);
+        self.skip_goes_on(marks, 0, at);
         while !self.stopped {
             match step(format, buf, at, eof) {
                 Step::Rec(p) => {
@@ -195,6 +196,16 @@ impl<'c> Splitter<'c> {
         match step(format, &buf[..cut], at, true) {
             Step::Rec(p) if p.error.is_none() && p.next <= cut && p.next > at => Some(p),
             _ => None,
+        }
+    }
+
+    /// Blanks from `from` to `to` are passed over: a garbage region that ended at `from` goes on
+    /// to `to`, so garbage split by blanks at a buffer's edge is still one region, counted once.
+    fn skip_goes_on(&mut self, marks: &[Mark], from: usize, to: usize) {
+        if let Some((kind, end)) = self.last_skip {
+            if to > from && end == offset_of(marks, from) {
+                self.last_skip = Some((kind, offset_of(marks, to)));
+            }
         }
     }
 
@@ -289,6 +300,7 @@ impl<'c> Splitter<'c> {
                 // Only blanks or NUL padding wait for more input: they start no record, so they
                 // are dropped rather than carried (a member of gigabytes of zeros would
                 // otherwise be gathered whole).
+                self.skip_goes_on(&marks, consumed, buf.len());
                 (consumed, more) = (buf.len(), None);
             }
             skipped = if self.report.records > records {
