@@ -17,14 +17,14 @@ use crawlsift_extractor::{ExtractorBuilder, Method};
 use crawlsift_pipeline::checkpoint::{Checkpoints, RunKey};
 use crawlsift_pipeline::collect::Collected;
 use crawlsift_pipeline::dedup::{read_documents, DedupHooks, DedupSettings, StageTimes};
-use crawlsift_pipeline::html::{largest_pairs, write_html, zipf_curves, ZipfCurves, HTML_FILE};
+use crawlsift_pipeline::html::{largest_pairs, write_html, zipf_curves, ZipfCurves};
 use crawlsift_pipeline::output::{self, AtomicFile};
 use crawlsift_pipeline::report::{
     build_report, peak_rss_bytes, rfc3339, ReportParts, RunInfo, Timings,
 };
 use crawlsift_pipeline::verdict::Verdicts;
 use crawlsift_pipeline::write::{
-    write_outputs, TextSpill, CLUSTERS_FILE, DOCUMENTS_FILE, OUTPUT_FILES, REPORT_FILE,
+    write_outputs, TextSpill, CLUSTERS_FILE, DOCUMENTS_FILE, HTML_FILE, OUTPUT_FILES, REPORT_FILE,
 };
 use crawlsift_pipeline::{InputSet, ReadTally};
 use crawlsift_reader::ReaderConfig;

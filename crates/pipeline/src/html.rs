@@ -22,9 +22,6 @@ use crate::report::{DedupReport, ReportParts};
 use crate::site::site_of;
 use crate::verdict::Verdicts;
 
-/// The HTML report in the output folder.
-pub const HTML_FILE: &str = "report.html";
-
 /// The rank-frequency curves of a run's words, `(rank, freq)` at log-spaced ranks: over every
 /// document and over the kept ones.
 #[derive(Debug, Clone, Default)]

@@ -10,7 +10,6 @@ use anyhow::Context;
 use crawlsift_dedup::Clustering;
 
 use crate::catalog::Catalog;
-use crate::html::HTML_FILE;
 use crate::inputs::InputSet;
 use crate::lines::{
     exact_hex, match_name, rounded, simhash_hex, ClusterLine, DocumentLine, MemberLine,
@@ -26,6 +25,8 @@ pub const CLUSTERS_FILE: &str = "clusters.jsonl";
 pub const DOCUMENTS_FILE: &str = "documents.jsonl.gz";
 /// The report in the output folder.
 pub const REPORT_FILE: &str = "report.json";
+/// The HTML report in the output folder (written by `html::write_html`).
+pub const HTML_FILE: &str = "report.html";
 /// The files a dedup run writes into its output folder.
 pub const OUTPUT_FILES: [&str; 4] = [CLUSTERS_FILE, DOCUMENTS_FILE, REPORT_FILE, HTML_FILE];
 
