@@ -10,6 +10,7 @@ use clap::Args;
 use crawlsift_common::limits::TEXT_QUEUE_CAP;
 use crawlsift_reader::{ReaderConfig, Record};
 
+use crawlsift_pipeline::describe::{describe, HttpTally};
 use crawlsift_pipeline::inputs::{
     add_counts, errors_by_name, not_an_archive, skip_kind, SKIP_DUPLICATE,
 };
@@ -33,45 +34,6 @@ pub struct RecordsArgs {
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j', value_parser = crate::threads_arg)]
     pub threads: Option<usize>,
-}
-
-/// What decoding one record's HTTP message gave.
-#[derive(Default, Clone, Copy)]
-struct HttpTally {
-    http: u64,
-    http_errors: u64,
-    lied: u64,
-    payload_bytes: u64,
-}
-
-impl HttpTally {
-    fn add(&mut self, o: &HttpTally) {
-        self.http += o.http;
-        self.http_errors += o.http_errors;
-        self.lied += o.lied;
-        self.payload_bytes += o.payload_bytes;
-    }
-}
-
-/// Decodes the record's HTTP message: returns its status (if any) and the tally.
-fn decode(rec: &Record) -> (Option<u16>, u64, HttpTally) {
-    let mut t = HttpTally::default();
-    match rec.http() {
-        Some(Ok(resp)) => {
-            t.http = 1;
-            t.lied = u64::from(resp.flags.lied());
-            t.payload_bytes = resp.body.len() as u64;
-            (Some(resp.status), resp.body.len() as u64, t)
-        }
-        Some(Err(_)) => {
-            t.http_errors = 1;
-            (None, rec.block.len() as u64, t)
-        }
-        None => {
-            t.payload_bytes = rec.block.len() as u64;
-            (None, rec.block.len() as u64, t)
-        }
-    }
 }
 
 /// Per input, its summary if it was read to its end.
@@ -147,7 +109,7 @@ fn decode_batch(batch: &[Record], inputs: &InputSet, summary: bool) -> Decoded {
     let mut text = Vec::new();
     let mut per_file: Vec<(u32, HttpTally)> = Vec::new();
     for rec in batch {
-        let (status, payload_len, t) = decode(rec);
+        let (status, payload_len, t) = describe(rec);
         match per_file.last_mut() {
             Some((f, acc)) if *f == rec.pos.file => acc.add(&t),
             _ => per_file.push((rec.pos.file, t)),

@@ -13,6 +13,7 @@ wires these pieces together. One module per concept:
   [`catalog`]: what the collector keeps per record for `documents.jsonl.gz`;
 * [`checkpoint`]: the per-input checkpoint format of resumable runs;
 * [`verdict`]: what clustering decided per document (the keep/duplicate rule);
+* [`describe`]: a record's HTTP status and payload length, as `records` lists them;
 * [`lines`]: the JSON line types of the outputs; [`write`](mod@write): their writers; [`output`]: files that
   appear whole or not at all;
 * [`report`] builds `report.json`; [`html`] writes `report.html` beside it.
@@ -45,6 +46,7 @@ pub mod catalog;
 pub mod checkpoint;
 pub mod collect;
 pub mod dedup;
+pub mod describe;
 pub mod html;
 pub mod inputs;
 pub mod lines;

@@ -1,0 +1,31 @@
+/*!
+The `crawlsift` Python package's native module (`crawlsift._crawlsift`), built by maturin from the
+repository root (`pip install .`).
+
+It gives Python the pieces a distributed job calls inside its own workers (a PySpark
+`mapPartitions`, a Ray Data `map_batches`, a datatrove `PipelineStep`), with the CLI's semantics:
+
+* [`records`]: `records(path)`, an iterator of one dict per record with the fields of
+  `crawlsift records` (and the payload bytes on request), read on a background thread;
+* [`text`]: `extract(html)` (the main text, as `crawlsift extract`) and `fingerprint(text)`
+  (the exact hash, SimHash and MinHash signature `crawlsift dedup` computes).
+
+The Python-side wrapper, type hints and tests live in `python/`.
+*/
+#![deny(missing_docs)]
+
+mod records;
+mod text;
+
+use pyo3::prelude::*;
+
+/// The module Python imports as `crawlsift._crawlsift`.
+#[pymodule]
+fn _crawlsift(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<records::Records>()?;
+    m.add_function(wrap_pyfunction!(records::records, m)?)?;
+    m.add_function(wrap_pyfunction!(text::extract, m)?)?;
+    m.add_function(wrap_pyfunction!(text::fingerprint, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Gate (issue #20): the Python package builds with `pip install .` from the repository root (maturin,
+# crates/python) in a fresh virtual environment, and its suite (python/tests) passes: records() gives
+# what `crawlsift records` gives on every real file of ../shared/corpus/real, extract() and
+# fingerprint() agree with the CLI.
+set -euo pipefail
+shared=${1:-../shared}
+[ -d "$shared/corpus/real" ] || { echo "python gate: $shared/corpus/real is missing" >&2; exit 1; }
+venv=target/pyvenv
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+"$venv/bin/pip" install -q --upgrade pip pytest
+"$venv/bin/pip" install -q .
+# --import-mode=importlib: the tests import the installed package, never python/crawlsift itself.
+CRAWLSIFT_BIN="$PWD/target/release/crawlsift" \
+  "$venv/bin/python" -m pytest -q --import-mode=importlib python/tests
