@@ -4,31 +4,25 @@
 //! The work is `crawlsift_pipeline`'s; this module parses the arguments and runs the steps:
 //! set up, open the output folder (resuming an unfinished run), read, cluster, write, report.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::Instant;
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use clap::Args;
 use crawlsift_common::limits;
-use crawlsift_dedup::{Clusterer, Clustering, DedupConfig};
+use crawlsift_dedup::{Clusterer, DedupConfig};
 use crawlsift_extractor::{ExtractorBuilder, Method};
 use crawlsift_pipeline::checkpoint::{Checkpoints, RunKey};
 use crawlsift_pipeline::collect::Collected;
 use crawlsift_pipeline::dedup::{read_documents, DedupHooks, DedupSettings, StageTimes};
-use crawlsift_pipeline::html::{largest_pairs, write_html, zipf_curves, ZipfCurves};
-use crawlsift_pipeline::output::{self, AtomicFile};
-use crawlsift_pipeline::report::{
-    build_report, peak_rss_bytes, rfc3339, ReportParts, RunInfo, Timings,
-};
-use crawlsift_pipeline::verdict::Verdicts;
-use crawlsift_pipeline::write::{
-    write_outputs, TextSpill, CLUSTERS_FILE, DOCUMENTS_FILE, HTML_FILE, OUTPUT_FILES, REPORT_FILE,
-};
-use crawlsift_pipeline::{InputSet, ReadTally};
-use crawlsift_reader::ReaderConfig;
+use crawlsift_pipeline::output;
+use crawlsift_pipeline::shard::{assign, ShardManifest, ShardSpec, SHARD_FORMAT};
+use crawlsift_pipeline::write::TextSpill;
+use crawlsift_pipeline::InputSet;
+use crawlsift_reader::{Input, ReaderConfig};
 
+use crate::conclude::{conclude, refuse_old_outputs, unix_seconds, RunContext, RunOutputs};
 use crate::progress::Progress;
 
 /// Arguments of `crawlsift dedup`.
@@ -63,6 +57,11 @@ pub struct DedupArgs {
     /// exact copies.
     #[arg(long, value_name = "WORDS", default_value_t = limits::DEDUP_MIN_WORDS)]
     pub min_words: usize,
+    /// Read only shard I of N (0 <= I < N) of the inputs (split by file, the same way in every
+    /// shard) and keep its documents and fingerprints in --out for `crawlsift merge`, which
+    /// writes the outputs; with --text the shard keeps the texts (the merge writes the file).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<ShardSpec>,
 }
 
 /// The checked settings of a run.
@@ -96,6 +95,12 @@ impl Setup {
             threads,
             ..ReaderConfig::default()
         };
+        if args.shard.is_some() && inputs.inputs.iter().any(|i| matches!(i, Input::Stdin)) {
+            return Err(crate::UsageError(
+                "--shard reads files: standard input (-) cannot be split or merged".into(),
+            )
+            .into());
+        }
         Ok(Setup {
             inputs,
             threads,
@@ -104,15 +109,28 @@ impl Setup {
             reader,
         })
     }
-}
 
-/// What clustering gave, with the time it took.
-struct Clustered {
-    clustering: Clustering,
-    index_bytes: f64,
-    took: Duration,
-    /// The Zipf curves of the words before and after dedup, for `report.html`.
-    zipf: ZipfCurves,
+    /// What the end of the run needs of these settings.
+    fn context(&self) -> RunContext<'_> {
+        RunContext {
+            inputs: &self.inputs,
+            threads: self.threads,
+            dedup: &self.dedup,
+            extractor: &self.extractor,
+        }
+    }
+
+    /// For a shard, which inputs it reads.
+    fn mine(&self, shard: Option<ShardSpec>) -> Option<Vec<bool>> {
+        let spec = shard?;
+        let sizes = self.inputs.list().sizes;
+        Some(
+            assign(&sizes, spec.count)
+                .into_iter()
+                .map(|s| s == spec.index)
+                .collect(),
+        )
+    }
 }
 
 /// Runs `crawlsift dedup`.
@@ -122,72 +140,31 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
     let setup = Setup::new(&args)?;
     let mut checkpoints = open_outputs(&args, &setup)?;
     let times = StageTimes::default();
-    let collected = read(&args, &setup, &mut checkpoints, &times)?;
+    let mine = setup.mine(args.shard);
+    let collected = read(&args, &setup, &mut checkpoints, &times, mine.as_deref())?;
     if crate::cancelled() {
         drop(collected); // removes the text spill
         return interrupted(&args, &setup, checkpoints);
     }
-    let Collected {
-        clusterer,
-        catalog,
-        skipped,
-        spill,
-        reports,
-    } = collected;
-    let tally = setup.inputs.tally(&reports, args.quiet);
-    let read_done = started.elapsed();
-    let clustered = cluster(clusterer, setup.threads);
-    let verdicts = Verdicts::new(&clustered.clustering, catalog.documents());
-
-    // Everything below writes outputs: each appears whole or not at all.
-    let write_start = Instant::now();
-    let text = args.text.as_deref().zip(spill);
-    write_outputs(
-        &args.out,
-        &clustered.clustering,
-        &catalog,
-        &setup.inputs,
-        text,
-        setup.threads,
-    )?;
-    let timings = Timings {
-        read_done,
-        cluster: clustered.took,
-        write: write_start.elapsed(),
-        total: started.elapsed(),
-    };
-    let parts = ReportParts {
-        reports: &reports,
-        inputs: &setup.inputs,
-        tally: &tally,
-        skipped: &skipped,
-        clustering: &clustered.clustering,
-        documents: catalog.documents(),
-        cfg: &setup.dedup,
-        threads: setup.threads,
-        times: &times,
-        timings,
-        input_bytes: setup.inputs.total_bytes(),
-        index_bytes: clustered.index_bytes,
-        peak_memory_bytes: peak_rss_bytes(),
-        run: &RunInfo {
-            tool: format!("crawlsift {}", env!("CARGO_PKG_VERSION")),
-            command_line: std::env::args().collect(),
-            extraction_method: args.method.as_str().to_string(),
-            started: rfc3339(started_at),
-            ended: rfc3339(unix_seconds()),
-        },
-        catalog: &catalog,
-        verdicts: &verdicts,
-    };
-    write_report(&args.out, &parts, &clustered.zipf, &setup.extractor)?;
-    checkpoints.finish()?;
-    if !args.quiet {
-        print_summary(&args, &parts);
+    if let (Some(spec), Some(mine)) = (args.shard, &mine) {
+        return finish_shard(&args, &setup, spec, mine, collected, checkpoints);
     }
-    // A Ctrl-C that comes once every input is read no longer stops anything: the outputs above
-    // are whole, and the status says how the reading went.
-    Ok(crate::exit_code(false, &tally))
+    let run = RunOutputs {
+        command: "dedup",
+        out: &args.out,
+        text: args.text.as_deref(),
+        quiet: args.quiet,
+        method: args.method,
+    };
+    conclude(
+        &run,
+        &setup.context(),
+        collected,
+        checkpoints,
+        &times,
+        started,
+        started_at,
+    )
 }
 
 /// Checks that every output can be written (the output folder, created if missing, then the
@@ -197,7 +174,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
 fn open_outputs(args: &DedupArgs, setup: &Setup) -> anyhow::Result<Checkpoints> {
     let made = !args.out.exists();
     output::writable_dir(&args.out)?;
-    if let Some(text) = &args.text {
+    if let Some(text) = args.text.as_ref().filter(|_| args.shard.is_none()) {
         // The text file may be inside the output folder, so it is checked second; a folder made
         // only now is removed again when the text file cannot be written.
         if let Err(e) = output::check_writable(text) {
@@ -207,12 +184,7 @@ fn open_outputs(args: &DedupArgs, setup: &Setup) -> anyhow::Result<Checkpoints> 
             return Err(e);
         }
     }
-    let key = RunKey::new(
-        &setup.inputs,
-        args.method.as_str(),
-        &setup.dedup,
-        args.text.is_some(),
-    );
+    let key = run_key(args, setup);
     if !Checkpoints::resumable(&args.out, &key) {
         refuse_old_outputs(&args.out, args.force)?;
     }
@@ -233,6 +205,7 @@ fn read(
     setup: &Setup,
     checkpoints: &mut Checkpoints,
     times: &StageTimes,
+    only: Option<&[bool]>,
 ) -> anyhow::Result<Collected> {
     let progress = Progress::new(setup.inputs.total_bytes(), args.quiet);
     let spill = match &args.text {
@@ -245,6 +218,7 @@ fn read(
         extractor: &setup.extractor,
         dedup: &setup.dedup,
         threads: setup.threads,
+        only,
     };
     let hooks = DedupHooks {
         cancelled: &crate::cancelled,
@@ -272,96 +246,60 @@ fn interrupted(
     Ok(ExitCode::from(crate::EXIT_INTERRUPTED))
 }
 
-/// Clusters every document on `threads` threads, then counts their words for the Zipf curves
-/// (before the fingerprints are dropped).
-fn cluster(clusterer: Clusterer, threads: usize) -> Clustered {
-    let start = Instant::now();
-    let index_bytes = clusterer.index_bytes_per_document();
-    let clustering = clusterer.cluster_on(threads);
-    let took = start.elapsed();
-    let zipf = zipf_curves(
-        &clusterer,
-        &Verdicts::new(&clustering, clusterer.len()),
-        threads,
-    );
-    Clustered {
-        clustering,
-        index_bytes,
-        took,
-        zipf,
+/// Ends a shard: its inputs' checkpoints stay in its output folder, and `shard.json` says which
+/// inputs it read (or could not read) for `crawlsift merge`.
+fn finish_shard(
+    args: &DedupArgs,
+    setup: &Setup,
+    spec: ShardSpec,
+    mine: &[bool],
+    collected: Collected,
+    mut checkpoints: Checkpoints,
+) -> anyhow::Result<ExitCode> {
+    let reports = &collected.reports;
+    let (mut held, mut failed) = (Vec::new(), Vec::new());
+    for (f, r) in reports.iter().enumerate() {
+        match r {
+            Some(Ok(_)) if checkpoints.has(f as u32) => held.push(f as u32),
+            Some(Err(e)) => failed.push((f as u32, e.clone())),
+            Some(Ok(_)) | None if mine[f] => {
+                anyhow::bail!("input {} was not checkpointed", setup.inputs.name(f as u32))
+            }
+            _ => {}
+        }
     }
-}
-
-/// Writes `report.html` and then `report.json` (each whole or not at all; `report.json`, last,
-/// says the run finished).
-fn write_report(
-    out: &Path,
-    parts: &ReportParts<'_>,
-    zipf: &ZipfCurves,
-    extractor: &ExtractorBuilder,
-) -> anyhow::Result<()> {
-    let report = build_report(parts);
-    let pairs = largest_pairs(parts, extractor);
-    write_html(&out.join(HTML_FILE), parts, &report, zipf, &pairs)?;
-    let mut f = AtomicFile::create(&out.join(REPORT_FILE))?;
-    serde_json::to_writer_pretty(&mut f, &report)?;
-    f.write_all(b"\n")?;
-    f.commit()
-}
-
-/// Seconds since the Unix epoch, now.
-fn unix_seconds() -> u64 {
-    SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
-}
-
-/// Refuses to overwrite an earlier run's outputs in `out` without `force`.
-fn refuse_old_outputs(out: &Path, force: bool) -> anyhow::Result<()> {
-    let existing: Vec<&str> = OUTPUT_FILES
-        .iter()
-        .copied()
-        .filter(|f| out.join(f).exists())
-        .collect();
-    if !existing.is_empty() && !force {
-        bail!(
-            "{} already holds outputs of a run ({}); pass --force to overwrite them",
-            out.display(),
-            existing.join(", ")
+    let tally = setup.inputs.tally(reports, args.quiet);
+    let documents = collected.catalog.documents();
+    drop(collected); // removes the text spill: the texts are in the checkpoints
+    checkpoints.flush()?;
+    let manifest = ShardManifest {
+        format: SHARD_FORMAT,
+        key: run_key(args, setup),
+        shard: spec,
+        inputs: setup.inputs.list(),
+        held,
+        failed,
+    };
+    manifest.write(&args.out)?;
+    if !args.quiet {
+        eprintln!(
+            "crawlsift dedup: shard {spec}: {} of {} inputs, {documents} documents, kept in {}; \
+             when every shard is done: crawlsift merge DIR_0 ... DIR_{} --out OUT",
+            manifest.held.len() + manifest.failed.len(),
+            mine.len(),
+            args.out.display(),
+            spec.count - 1
         );
     }
-    Ok(())
+    Ok(crate::exit_code(false, &tally))
 }
 
-/// The closing summary on stderr.
-fn print_summary(args: &DedupArgs, p: &ReportParts<'_>) {
-    let st = &p.clustering.stats;
-    let tally: &ReadTally = p.tally;
-    eprintln!(
-        "crawlsift dedup: {} documents from {} records in {:.1} s; {} clusters, {} duplicates ({} exact, {} near), {} too short to judge, {} mostly template text",
-        p.documents,
-        tally.records,
-        p.timings.total.as_secs_f64(),
-        st.clusters,
-        st.exact_duplicates + st.near_duplicates,
-        st.exact_duplicates,
-        st.near_duplicates,
-        st.too_short,
-        st.boilerplate,
-    );
-    eprintln!("  clusters:  {}", args.out.join(CLUSTERS_FILE).display());
-    eprintln!("  documents: {}", args.out.join(DOCUMENTS_FILE).display());
-    eprintln!("  report:    {}", args.out.join(REPORT_FILE).display());
-    eprintln!("  html:      {}", args.out.join(HTML_FILE).display());
-    if let Some(t) = &args.text {
-        eprintln!("  text:      {}", t.display());
-    }
-    if !tally.skipped_inputs.is_empty() {
-        let kinds: Vec<String> = tally
-            .skipped_inputs
-            .iter()
-            .map(|(k, n)| format!("{k}={n}"))
-            .collect();
-        eprintln!("  skipped inputs: {}", kinds.join(" "));
-    }
+/// What makes this run the same run as another (a resumed one, or another shard of it).
+fn run_key(args: &DedupArgs, setup: &Setup) -> RunKey {
+    RunKey::new(
+        &setup.inputs,
+        args.method.as_str(),
+        &setup.dedup,
+        args.text.is_some(),
+    )
 }

@@ -1,8 +1,10 @@
 //! The main entry point into crawlsift: parses the command line, runs one subcommand and turns
 //! how it ended into the exit status (one meaning per status, [`EXIT_STATUS_HELP`]).
 
+mod conclude;
 mod dedup;
 mod extract;
+mod merge;
 mod progress;
 mod records;
 mod stats;
@@ -46,6 +48,9 @@ enum Command {
     /// Cluster exact and near-duplicate documents of archives (the main job).
     #[command(after_help = EXIT_STATUS_HELP)]
     Dedup(dedup::DedupArgs),
+    /// Merge the shards of a dedup run (`dedup --shard I/N`) into the outputs of a single run.
+    #[command(after_help = EXIT_STATUS_HELP)]
+    Merge(merge::MergeArgs),
     /// Term statistics of the documents' main text: counts, Zipf's and Heaps' laws, unusualness.
     #[command(after_help = format!("{}\n\n{EXIT_STATUS_HELP}", stats::WORDS_HELP))]
     Stats(stats::StatsArgs),
@@ -98,6 +103,7 @@ fn main() -> ExitCode {
         Command::Records(args) => records::run(args),
         Command::Extract(args) => extract::run(args),
         Command::Dedup(args) => dedup::run(args),
+        Command::Merge(args) => merge::run(args),
         Command::Stats(args) => stats::run(args),
     };
     match result {

@@ -318,3 +318,11 @@ pub const STREAM_RESYNC_BYTES: usize = 16 << 20;
 /// kept as stored and flagged `too_large`: the extractor reads at most [`MAX_HTML_BYTES`] of a
 /// page, so decoding more only costs memory (one such buffer per worker thread) and time.
 pub const MAX_HTTP_DECODED_BYTES: usize = MAX_HTML_BYTES;
+
+/// The most shards a dedup run is split into (`--shard I/N`): each shard is a process with its own
+/// output folder, and a merge opens all of them; more than this is a mistake, not a plan.
+pub const MAX_SHARDS: u32 = 100_000;
+
+/// The largest `shard.json` a merge reads: it names every input once (a million inputs of
+/// 200-byte names fit), so a larger one is damaged or hostile.
+pub const MAX_SHARD_MANIFEST_BYTES: u64 = 1 << 30;

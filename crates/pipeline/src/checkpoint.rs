@@ -92,6 +92,8 @@ impl Entry {
 pub struct Checkpoints {
     dir: PathBuf,
     done: Vec<bool>,
+    /// In a merge of shards, the checkpoint folder holding each input (empty otherwise).
+    sources: Vec<Option<PathBuf>>,
     /// The checkpoint being written in the background, if any.
     writing: Option<std::thread::JoinHandle<anyhow::Result<()>>>,
 }
@@ -140,10 +142,34 @@ impl Checkpoints {
             Checkpoints {
                 dir,
                 done,
+                sources: Vec::new(),
                 writing: None,
             },
             resuming,
         ))
+    }
+
+    /// The checkpoints of a merge: input `i`'s are in the output folder `shards[i]` of the shard
+    /// that read it (`None`: no shard has it, as for an input that could not be read). Read-only:
+    /// nothing is saved, and [`finish`](Self::finish) leaves the shards' folders as they are.
+    pub fn of_shards(shards: Vec<Option<PathBuf>>) -> Self {
+        Checkpoints {
+            dir: PathBuf::new(),
+            done: shards.iter().map(Option::is_some).collect(),
+            sources: shards
+                .into_iter()
+                .map(|d| d.map(|d| d.join(CHECKPOINT_DIR)))
+                .collect(),
+            writing: None,
+        }
+    }
+
+    /// The checkpoint file of input `file`.
+    fn path(&self, file: u32) -> PathBuf {
+        match self.sources.get(file as usize) {
+            Some(Some(dir)) => dir.join(file_name(file)),
+            _ => self.dir.join(file_name(file)),
+        }
     }
 
     /// Whether input `file` is checkpointed.
@@ -211,12 +237,12 @@ impl Checkpoints {
         file: u32,
         each: &mut dyn FnMut(Entry) -> anyhow::Result<()>,
     ) -> anyhow::Result<FileReport> {
-        let path = self.dir.join(file_name(file));
+        let path = self.path(file);
         let bad = || {
             format!(
                 "damaged checkpoint {} (remove the folder {} to start over)",
                 path.display(),
-                self.dir.display()
+                path.parent().unwrap_or(&self.dir).display()
             )
         };
         let file = fs::File::open(&path).with_context(bad)?;
@@ -245,9 +271,12 @@ impl Checkpoints {
         Ok(summary)
     }
 
-    /// Removes the checkpoints of a finished run.
+    /// Removes the checkpoints of a finished run (a merge keeps its shards' folders).
     pub fn finish(mut self) -> anyhow::Result<()> {
         self.flush()?;
+        if !self.sources.is_empty() {
+            return Ok(());
+        }
         fs::remove_dir_all(&self.dir).with_context(|| format!("removing {}", self.dir.display()))
     }
 }

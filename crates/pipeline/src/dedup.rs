@@ -47,6 +47,9 @@ pub struct DedupSettings<'a> {
     pub dedup: &'a DedupConfig,
     /// Workers per stage.
     pub threads: usize,
+    /// For a shard (`--shard I/N`): the inputs it reads; the others are neither read nor
+    /// replayed. `None` reads every input.
+    pub only: Option<&'a [bool]>,
 }
 
 /// Hooks of a dedup run into its caller.
@@ -73,7 +76,13 @@ pub fn read_documents(
     let n = inputs.inputs.len() as u32;
     // Stdin cannot be identified again, so it is never checkpointed.
     let checkpointable: Vec<bool> = (0..n).map(|i| inputs.identity(i).is_some()).collect();
-    let done: Vec<bool> = (0..n).map(|i| checkpoints.has(i)).collect();
+    let mine = |f: u32| {
+        settings
+            .only
+            .is_none_or(|m| m.get(f as usize) == Some(&true))
+    };
+    // Inputs of other shards are passed over like checkpointed ones, and then not replayed.
+    let done: Vec<bool> = (0..n).map(|i| checkpoints.has(i) || !mine(i)).collect();
     let mut col = Collector::new(
         Clusterer::new(settings.dedup)?,
         inputs.inputs.len(),
@@ -111,7 +120,8 @@ pub fn read_documents(
                     }
                 }
                 Batch::FileDone(f, r) => col.file_done(f, r, checkpointable[f as usize])?,
-                Batch::Replay(f) => col.replay(f)?,
+                Batch::Replay(f) if mine(f) => col.replay(f)?,
+                Batch::Replay(_) => {}
             }
             Ok(())
         });

@@ -16,6 +16,7 @@ use std::thread::ScopedJoinHandle;
 use crawlsift_common::limits::RAW_QUEUE_CAP;
 use crawlsift_reader::{ErrorKind, FileReport, Input, ReaderConfig, Record};
 use crossbeam_channel::Receiver;
+use serde::{Deserialize, Serialize};
 
 use crate::stages::{self, Numbered};
 
@@ -100,6 +101,19 @@ pub struct InputSet {
     /// Whether each input was found by walking a directory (rather than named on the command line).
     from_dir: Vec<bool>,
     /// Inputs given again and so not read a second time: (this name, the name read).
+    pub duplicates: Vec<(String, String)>,
+}
+
+/// An [`InputSet`] as data: see [`InputSet::list`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputList {
+    /// Names, in order, as given or found in a directory.
+    pub names: Vec<String>,
+    /// Sizes in bytes.
+    pub sizes: Vec<u64>,
+    /// Whether each was found by walking a directory.
+    pub from_dir: Vec<bool>,
+    /// Inputs given again: (this name, the name read).
     pub duplicates: Vec<(String, String)>,
 }
 
@@ -352,6 +366,43 @@ impl InputSet {
             }
         }
         t
+    }
+
+    /// What the outputs need to know of the inputs (names, sizes, which came from a directory,
+    /// which were given twice), without the files: a shard records it so that a merge can name
+    /// the inputs exactly as a single run does without opening them.
+    pub fn list(&self) -> InputList {
+        InputList {
+            names: self.names.clone(),
+            sizes: self.sizes.clone(),
+            from_dir: self.from_dir.clone(),
+            duplicates: self.duplicates.clone(),
+        }
+    }
+
+    /// The input set a [`list`](Self::list) describes (the files are not opened).
+    pub fn from_list(list: InputList) -> Self {
+        let before = list
+            .sizes
+            .iter()
+            .scan(0u64, |acc, s| {
+                let b = *acc;
+                *acc += s;
+                Some(b)
+            })
+            .collect();
+        InputSet {
+            inputs: list
+                .names
+                .iter()
+                .map(|n| Input::Path(PathBuf::from(n)))
+                .collect(),
+            sizes: list.sizes,
+            before,
+            names: list.names,
+            from_dir: list.from_dir,
+            duplicates: list.duplicates,
+        }
     }
 
     /// Total input bytes (stdin counts 0).

@@ -11,7 +11,8 @@ wires these pieces together. One module per concept:
   the reader's `FileReport`, which checkpoints keep as JSON);
 * [`dedup`]: the threads of a dedup run up to clustering; [`collect`]: its collector;
   [`catalog`]: what the collector keeps per record for `documents.jsonl.gz`;
-* [`checkpoint`]: the per-input checkpoint format of resumable runs;
+* [`checkpoint`]: the per-input checkpoint format of resumable runs; [`shard`]: shards of a
+  run (`--shard I/N`) and their exact merge, built on those checkpoints;
 * [`verdict`]: what clustering decided per document (the keep/duplicate rule);
 * [`describe`]: a record's HTTP status and payload length, as `records` lists them;
 * [`lines`]: the JSON line types of the outputs; [`write`](mod@write): their writers; [`output`]: files that
@@ -53,6 +54,7 @@ pub mod lines;
 pub mod output;
 pub mod page;
 pub mod report;
+pub mod shard;
 pub mod site;
 pub mod stages;
 pub mod verdict;
