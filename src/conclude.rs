@@ -2,9 +2,9 @@
 //! documents to clusters, the output files, the reports and the closing summary. A merge gives it
 //! what it replayed from the shards, a single run what it read: the same steps make the same bytes.
 
+use crate::ExitCode;
 use std::io::Write;
 use std::path::Path;
-use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::bail;

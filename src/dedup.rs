@@ -4,8 +4,8 @@
 //! The work is `crawlsift_pipeline`'s; this module parses the arguments and runs the steps:
 //! set up, open the output folder (resuming an unfinished run), read, cluster, write, report.
 
+use crate::ExitCode;
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;

@@ -4,9 +4,9 @@
 
 mod archives;
 
+use crate::ExitCode;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::Context;

@@ -7,8 +7,8 @@
 //! ([`crate::conclude`]), so `clusters.jsonl`, `documents.jsonl.gz`, `report.json` (timings and
 //! the command line aside) and `--text` are the same bytes as a single run's.
 
+use crate::ExitCode;
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;

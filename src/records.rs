@@ -1,10 +1,10 @@
 //! `crawlsift records`: one JSON line per record, or with `--summary` only counts per file and in
 //! total (every payload is still inflated and decoded, so this is the reading benchmark).
 
+use crate::ExitCode;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use clap::Args;
 use crawlsift_common::limits::TEXT_QUEUE_CAP;

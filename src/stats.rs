@@ -3,10 +3,10 @@
 //! document is; with `--after-dedup OUT`, the same over the documents a dedup run kept. The work
 //! is `crawlsift_stats`'s; this module reads, counts in input order and prints.
 
+use crate::ExitCode;
 use std::collections::{BTreeMap, HashSet};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;

@@ -1,9 +1,9 @@
 //! `crawlsift extract INPUT...`: one JSON line per document of WARC/ARC/TREC archives, with
 //! counts of what was skipped and why on stderr. Feeds give one line per item.
 
+use crate::ExitCode;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
-use std::process::ExitCode;
 
 use anyhow::Context;
 use crawlsift_common::limits::TEXT_QUEUE_CAP;

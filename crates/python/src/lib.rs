@@ -8,12 +8,15 @@ It gives Python the pieces a distributed job calls inside its own workers (a PyS
 * [`records`]: `records(path)`, an iterator of one dict per record with the fields of
   `crawlsift records` (and the payload bytes on request), read on a background thread;
 * [`text`]: `extract(html)` (the main text, as `crawlsift extract`) and `fingerprint(text)`
-  (the exact hash, SimHash and MinHash signature `crawlsift dedup` computes).
+  (the exact hash, SimHash and MinHash signature `crawlsift dedup` computes);
+* [`cli`]: `cli(args)`, any crawlsift command line run in-process (the Python wrapper's
+  `shard()` and `merge()` are the two steps of a distributed dedup).
 
 The Python-side wrapper, type hints and tests live in `python/`.
 */
 #![deny(missing_docs)]
 
+mod cli;
 mod records;
 mod text;
 
@@ -27,5 +30,6 @@ fn _crawlsift(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(records::records, m)?)?;
     m.add_function(wrap_pyfunction!(text::extract, m)?)?;
     m.add_function(wrap_pyfunction!(text::fingerprint, m)?)?;
+    m.add_function(wrap_pyfunction!(cli::cli, m)?)?;
     Ok(())
 }

@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Deduplicate a crawl on Apache Spark with crawlsift: one Spark task per shard, then one merge.
+
+Each task calls ``crawlsift.shard(inputs, i, n, folder)`` (the Python package, ``pip install .``
+from the repository root, on every worker): it reads its part of the inputs (split by file, the
+same way in every task, without any task talking to another) and keeps their documents and
+fingerprints in its folder. The driver then calls ``crawlsift.merge(folders, out)``, which writes
+``clusters.jsonl``, ``documents.jsonl.gz``, ``report.json`` (and ``--text``) byte-identical to
+``crawlsift dedup INPUTS --out OUT`` on one machine: the distributed run cannot disagree with the
+local one. The folders must be on storage every worker and the driver see (a shared file system);
+the merge reads only them, never the archives.
+
+    python3 examples/spark_dedup.py /data/crawl/*.warc.gz --out out --shards 8 --master local[2]
+"""
+
+import argparse
+import os
+import sys
+
+import crawlsift
+from pyspark.sql import SparkSession
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("inputs", nargs="+", help="archive files (every task sees the same paths)")
+    ap.add_argument("--out", required=True, help="output folder of the merged run")
+    ap.add_argument("--shards", type=int, default=4, help="Spark tasks (shards), default 4")
+    ap.add_argument("--work", help="folder of the shards' outputs (default: OUT.shards)")
+    ap.add_argument("--master", default="local[2]", help="Spark master, default local[2]")
+    ap.add_argument("--text", help="also write the clean corpus (FILE.jsonl.gz)")
+    ap.add_argument("--threads", type=int, default=1, help="threads per task, default 1")
+    args = ap.parse_args(argv)
+
+    inputs = [os.path.abspath(p) for p in args.inputs]
+    work = os.path.abspath(args.work or args.out.rstrip("/") + ".shards")
+    count, keep_text, threads = args.shards, args.text is not None, args.threads
+
+    def run_shard(index: int):
+        import crawlsift  # on the worker
+
+        folder = os.path.join(work, f"shard-{index:05d}")
+        status = crawlsift.shard(inputs, index, count, folder, text=keep_text, threads=threads)
+        return index, folder, status
+
+    spark = (
+        SparkSession.builder.master(args.master)
+        .appName("crawlsift-dedup")
+        .config("spark.ui.enabled", "false")
+        .getOrCreate()
+    )
+    try:
+        done = spark.sparkContext.parallelize(range(count), count).map(run_shard).collect()
+    finally:
+        spark.stop()
+    failed = [(i, s) for i, _, s in done if s not in (0, 3)]
+    if failed:
+        print(f"spark_dedup: shards failed (index, status): {failed}", file=sys.stderr)
+        return 1
+    folders = [folder for _, folder, _ in sorted(done)]
+    return crawlsift.merge(folders, args.out, text=args.text, force=True, quiet=False)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

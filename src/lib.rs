@@ -1,0 +1,219 @@
+//! The crawlsift command line as a library: [`run`] parses the arguments, runs one subcommand and
+//! turns how it ended into the exit status (one meaning per status, [`EXIT_STATUS_HELP`]). The
+//! binary (`main.rs`) adds only the Ctrl-C handler; the Python package calls [`run`] in-process
+//! for the steps a distributed job needs (`dedup --shard`, `merge`), so they behave exactly as
+//! the CLI does.
+#![deny(missing_docs)]
+
+mod conclude;
+mod dedup;
+mod extract;
+mod merge;
+mod progress;
+mod records;
+mod stats;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use clap::{Parser, Subcommand};
+use crawlsift_pipeline::ReadTally;
+
+/// The exit statuses, the same for every command (`--help` shows them).
+pub const EXIT_STATUS_HELP: &str = "\
+Exit status:
+  0    finished cleanly
+  1    fatal: an input cannot be opened, an output cannot be written or already exists
+       (without --force), or the run was aborted. Outputs are checked, and a missing input
+       path is found, before anything is read; a file that exists but cannot be read is
+       reported, the other inputs are still read and the outputs written.
+  2    usage error: a bad argument or option
+  3    finished, but some input was not an archive (skipped), some records had errors, or
+       digests did not match (--verify-digests), each counted in the summary and report.
+       The same file given twice is read once, with a warning (no status of its own).
+  130  stopped by Ctrl-C (dedup: the same command again resumes the run)";
+
+/// Read web crawls (WARC, ARC, TREC), extract main text and cluster duplicate documents.
+#[derive(Parser, Debug)]
+#[command(name = "crawlsift", version, about, after_help = EXIT_STATUS_HELP)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List the records of archives as JSON lines, or count them with --summary.
+    #[command(after_help = EXIT_STATUS_HELP)]
+    Records(records::RecordsArgs),
+    /// Extract the main text of pages: from archives, one HTML file, or a folder of HTML files.
+    #[command(after_help = EXIT_STATUS_HELP)]
+    Extract(extract::ExtractArgs),
+    /// Cluster exact and near-duplicate documents of archives (the main job).
+    #[command(after_help = EXIT_STATUS_HELP)]
+    Dedup(dedup::DedupArgs),
+    /// Merge the shards of a dedup run (`dedup --shard I/N`) into the outputs of a single run.
+    #[command(after_help = EXIT_STATUS_HELP)]
+    Merge(merge::MergeArgs),
+    /// Term statistics of the documents' main text: counts, Zipf's and Heaps' laws, unusualness.
+    #[command(after_help = format!("{}\n\n{EXIT_STATUS_HELP}", stats::WORDS_HELP))]
+    Stats(stats::StatsArgs),
+}
+
+/// Set by the first Ctrl-C: readers stop, workers drain, and the command ends cleanly.
+static CANCELLED: AtomicBool = AtomicBool::new(false);
+
+/// Whether the user asked the run to stop (Ctrl-C).
+pub(crate) fn cancelled() -> bool {
+    CANCELLED.load(Ordering::Relaxed)
+}
+
+/// Exit status of a fatal error: an input cannot be opened, an output cannot be written.
+pub const EXIT_FATAL: u8 = 1;
+
+/// Exit status of a usage error (clap's own, for errors found after parsing too).
+pub const EXIT_USAGE: u8 = 2;
+
+/// Exit status of a run that finished but met problems in its input (counted in its summary).
+pub const EXIT_PROBLEMS: u8 = 3;
+
+/// The exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// An error in the arguments found after parsing (a configuration the library refuses): exit 2.
+#[derive(Debug)]
+pub(crate) struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// How a command ended: its exit status ([`EXIT_STATUS_HELP`]), a number so that both the binary
+/// and in-process callers (the Python package) get it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ExitCode(pub u8);
+
+impl ExitCode {
+    /// Finished cleanly.
+    pub const SUCCESS: ExitCode = ExitCode(0);
+
+    /// The status `code`.
+    pub fn from(code: u8) -> Self {
+        ExitCode(code)
+    }
+}
+
+/// Asks a running command to stop cleanly (what the first Ctrl-C does): readers stop, workers
+/// drain, and a `dedup` run keeps its checkpoints. Returns whether a stop was already asked for.
+pub fn request_stop() -> bool {
+    CANCELLED.swap(true, Ordering::SeqCst)
+}
+
+/// Runs one command line (`args` starts with the program's name, as `std::env::args_os()` does)
+/// and returns its exit status ([`EXIT_STATUS_HELP`]): help and version print and give 0, a usage
+/// error prints and gives 2.
+pub fn run<I, T>(args: I) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    CANCELLED.store(false, Ordering::SeqCst);
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { EXIT_USAGE } else { 0 };
+        }
+    };
+    let result = match cli.command {
+        Command::Records(args) => records::run(args),
+        Command::Extract(args) => extract::run(args),
+        Command::Dedup(args) => dedup::run(args),
+        Command::Merge(args) => merge::run(args),
+        Command::Stats(args) => stats::run(args),
+    };
+    match result {
+        Ok(code) => code.0,
+        Err(err) if is_broken_pipe(&err) => 0, // `| head`: a quiet end
+        Err(err) => {
+            eprintln!("crawlsift: error: {}", message(&err));
+            if err.downcast_ref::<UsageError>().is_some() {
+                eprintln!("\nFor more information, try '--help'.");
+                EXIT_USAGE
+            } else {
+                EXIT_FATAL
+            }
+        }
+    }
+}
+
+/// Whether `err` comes from writing to a pipe whose reader has gone (`crawlsift ... | head`).
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// The error and its causes on one line, each said once: a cause whose text its context already
+/// holds (an I/O error a path error quotes) is not repeated.
+fn message(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain() {
+        let part = cause.to_string();
+        if text.contains(&part) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
+}
+
+/// Parses `--threads`: a whole number of at least 1 (0 is a usage error, exit 2).
+pub(crate) fn threads_arg(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The worker thread count: `--threads` (at least 1, checked when parsing), or all cores.
+pub(crate) fn threads(arg: Option<usize>) -> usize {
+    arg.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    })
+}
+
+/// Exit status of a run that read its inputs: 130 when it stopped early on Ctrl-C
+/// (`interrupted`), 1 when an input could not be opened, 3 when the input had problems (record
+/// errors, an input that is no archive, digest mismatches), 0 otherwise.
+pub(crate) fn exit_code(interrupted: bool, tally: &ReadTally) -> ExitCode {
+    if interrupted {
+        ExitCode::from(EXIT_INTERRUPTED)
+    } else if tally.failed_inputs > 0 {
+        ExitCode::from(EXIT_FATAL)
+    } else if tally.has_problems() {
+        ExitCode::from(EXIT_PROBLEMS)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Exit status of a run over plain HTML files (`extract --html-dir`): 1 when a page could not be
+/// read or its text not written, 0 otherwise.
+pub(crate) fn pages_exit_code(failed: usize) -> ExitCode {
+    if failed > 0 {
+        ExitCode::from(EXIT_FATAL)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
