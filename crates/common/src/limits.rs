@@ -318,3 +318,24 @@ pub const STREAM_RESYNC_BYTES: usize = 16 << 20;
 /// kept as stored and flagged `too_large`: the extractor reads at most [`MAX_HTML_BYTES`] of a
 /// page, so decoding more only costs memory (one such buffer per worker thread) and time.
 pub const MAX_HTTP_DECODED_BYTES: usize = MAX_HTML_BYTES;
+
+// --- CDXJ index (crates/cdxj) -----------------------------------------------------------------
+
+/// CDXJ lines per gzip block of a ZipNum index (`index.cdxj.gz`, one `index.idx` line per block):
+/// the block size pywb's own ZipNum clusters use (its `max_blocks` default and IA's clusters), so
+/// a lookup inflates at most one block of ~3,000 lines (~1 MB) after the summary's binary search.
+pub const CDXJ_ZIPNUM_LINES: usize = 3_000;
+
+/// Longest CDXJ line a lookup accepts in an index file (and longest line an index build writes:
+/// a longer URL is cut, as no client reads such keys). Real lines are 200-500 bytes; this bounds
+/// the scan for a line's end in a damaged index.
+pub const CDXJ_MAX_LINE_BYTES: usize = 64 << 10;
+
+/// Decoded bytes inflated to find where the gzip member of an archive's last record ends (its
+/// CDXJ `length`); past it the member is taken to run to the end of the file. A record is at
+/// most [`MAX_RECORD_BYTES`].
+pub const CDXJ_MEMBER_SCAN_BYTES: u64 = MAX_RECORD_BYTES as u64;
+
+/// Captures of one URL `crawlsift get` considers (the closest to `--at` among them): bounds the
+/// work of a key captured millions of times.
+pub const CDXJ_MAX_CAPTURES: usize = 100_000;
