@@ -3,6 +3,8 @@
 
 mod dedup;
 mod extract;
+mod get;
+mod index;
 mod progress;
 mod records;
 mod stats;
@@ -49,6 +51,12 @@ enum Command {
     /// Term statistics of the documents' main text: counts, Zipf's and Heaps' laws, unusualness.
     #[command(after_help = format!("{}\n\n{EXIT_STATUS_HELP}", stats::WORDS_HELP))]
     Stats(stats::StatsArgs),
+    /// Index archives for random access by URL: a sorted CDXJ index (pywb reads it as is).
+    #[command(after_help = EXIT_STATUS_HELP)]
+    Index(index::IndexArgs),
+    /// Print one capture of a URL from an index: payload, raw record, main text or metadata.
+    #[command(after_help = EXIT_STATUS_HELP)]
+    Get(get::GetArgs),
 }
 
 /// Set by the first Ctrl-C: readers stop, workers drain, and the command ends cleanly.
@@ -60,13 +68,13 @@ pub(crate) fn cancelled() -> bool {
 }
 
 /// Exit status of a fatal error: an input cannot be opened, an output cannot be written.
-const EXIT_FATAL: u8 = 1;
+pub(crate) const EXIT_FATAL: u8 = 1;
 
 /// Exit status of a usage error (clap's own, for errors found after parsing too).
 const EXIT_USAGE: u8 = 2;
 
 /// Exit status of a run that finished but met problems in its input (counted in its summary).
-const EXIT_PROBLEMS: u8 = 3;
+pub(crate) const EXIT_PROBLEMS: u8 = 3;
 
 /// The exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
 pub(crate) const EXIT_INTERRUPTED: u8 = 130;
@@ -99,6 +107,8 @@ fn main() -> ExitCode {
         Command::Extract(args) => extract::run(args),
         Command::Dedup(args) => dedup::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Index(args) => index::run(args),
+        Command::Get(args) => get::run(args),
     };
     match result {
         Ok(code) => code,

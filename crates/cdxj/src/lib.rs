@@ -24,6 +24,7 @@ existing index), `lookup`, `zipnum`, `manifest`, `write` (atomic files), `error`
 pub mod build;
 pub mod error;
 pub mod extent;
+pub mod fetch;
 pub mod head;
 mod idna;
 pub mod json;

@@ -119,7 +119,8 @@ pub mod skip {
     pub const RECORD_TYPE: &str = "record_type";
     /// A `resource`/`metadata` record of `application/warc-fields`.
     pub const WARC_FIELDS: &str = "warc_fields";
-    /// A WARC-Date warcio cannot read (`cdxj-indexer` stops there).
+    /// No WARC-Date, or one that names no time (`cdxj-indexer` stops at any date it cannot read;
+    /// we read what names a time, see [`crate::timestamp::from_iso_lenient`]).
     pub const BAD_DATE: &str = "bad_date";
 }
 
@@ -169,7 +170,12 @@ fn web(rec: &Record, c: &mut Capture) -> Result<(), &'static str> {
     c.url = rec.url.as_ref().map(|u| u.replace(' ', "%20"));
     c.timestamp = match rec.kind {
         RecordKind::Arc => timestamp::from_arc(rec.date.as_deref().unwrap_or("")),
-        _ => timestamp::from_iso(rec.date.as_deref().unwrap_or("")).ok_or(skip::BAD_DATE)?,
+        _ => {
+            let date = rec.date.as_deref().unwrap_or("");
+            timestamp::from_iso(date)
+                .or_else(|| timestamp::from_iso_lenient(date))
+                .ok_or(skip::BAD_DATE)?
+        }
     };
     let http_type = matches!(
         rec.kind,

@@ -32,6 +32,37 @@ pub fn from_iso(date: &str) -> Option<String> {
     Some(format!("{y}{mo:02}{d:02}{h:02}{mi:02}{s:02}"))
 }
 
+/// The timestamp of a WARC-Date warcio cannot read, where it still names a time: digit groups
+/// year, month, day, hour, minute, second (missing ones 0); a day past its month's end read as
+/// the day of the year (ClueWeb09's `2009-03-65T08:43:19-0800`); the rest clamped to its range.
+/// `None` without a year of four digits and a month.
+pub fn from_iso_lenient(date: &str) -> Option<String> {
+    let nums: Vec<u64> = date
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|n| !n.is_empty())
+        .take(6)
+        .map(|n| n.get(..n.len().min(9)).unwrap_or("0").parse().unwrap_or(0))
+        .collect();
+    if nums.len() < 2 || !(1000..=9999).contains(&nums[0]) {
+        return None;
+    }
+    let y = nums[0];
+    let get = |i: usize| nums.get(i).copied().unwrap_or(0);
+    let (mut mo, mut d) = (get(1).clamp(1, 12), get(2).max(1));
+    if d > days_in_month(y, mo) && d <= 366 {
+        let mut left = d;
+        mo = 1;
+        while mo < 12 && left > days_in_month(y, mo) {
+            left -= days_in_month(y, mo);
+            mo += 1;
+        }
+        d = left;
+    }
+    let d = d.min(days_in_month(y, mo));
+    let (h, mi, s) = (get(3).min(23), get(4).min(59), get(5).min(59));
+    Some(format!("{y}{mo:02}{d:02}{h:02}{mi:02}{s:02}"))
+}
+
 /// The timestamp of a 14-digit (or shorter, or longer) ARC date: padded to 6 digits with
 /// `299912`, each field clamped to its range, a field missing or not a number at its maximum.
 pub fn from_arc(date: &str) -> String {
@@ -99,6 +130,20 @@ mod tests {
         assert!(from_iso("2013-02-30T10:11:12Z").is_none());
         assert!(from_iso("2013--26T10:11:12Z").is_none());
         assert!(from_iso("").is_none());
+    }
+
+    #[test]
+    fn lenient_dates() {
+        assert_eq!(
+            from_iso_lenient("2009-03-65T08:43:19-0800").unwrap(),
+            "20090306084319"
+        );
+        assert_eq!(
+            from_iso_lenient("2008-10-294T05:21:46-0700").unwrap(),
+            "20081020052146"
+        );
+        assert_eq!(from_iso_lenient("2008-10").unwrap(), "20081001000000");
+        assert!(from_iso_lenient("yesterday").is_none());
     }
 
     #[test]
