@@ -20,8 +20,7 @@ use crate::merge;
 use crate::write::Atomic;
 use crate::zipnum;
 
-/// The sorted index's file name inside an index directory.
-pub const INDEX: &str = "index.cdxj";
+pub use crate::layout::INDEX;
 
 /// How to build.
 #[derive(Debug, Clone)]

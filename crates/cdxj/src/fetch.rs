@@ -10,8 +10,8 @@ use bytes::Bytes;
 use crawlsift_common::limits::CDXJ_MEMBER_SCAN_BYTES;
 use crawlsift_reader::{detect::detect_compression, Compression, ReaderConfig, Record, RecordKind};
 
-use crate::build::INDEX;
 use crate::error::CdxjError;
+use crate::layout::INDEX;
 use crate::line::{capture, Capture};
 use crate::lookup::CdxjFile;
 use crate::manifest::Manifest;

@@ -16,7 +16,7 @@ assert_eq!(surt("https://www.Example.com:443/a/?b=2&a=1#top"), "com,example)/a?a
 Modules: `surt` (keys, with `idna` for non-ASCII hosts), `timestamp`, `head` (the HTTP head
 as warcio reads it), `json` (Python's JSON escaping), `line` (captures and their lines), `extent`
 (where a record's bytes are), `build` (the parallel pass), `merge` (order, merging into an
-existing index), `lookup`, `zipnum`, `manifest`, `write` (atomic files), `error`.
+existing index), `layout` (file names), `fetch` (a capture's record from its archive), `lookup`, `zipnum`, `manifest`, `write` (atomic files), `error`.
 */
 
 #![deny(missing_docs)]
@@ -28,6 +28,7 @@ pub mod fetch;
 pub mod head;
 mod idna;
 pub mod json;
+pub mod layout;
 pub mod line;
 pub mod lookup;
 pub mod manifest;

@@ -10,8 +10,7 @@ use serde_json::json;
 use crate::error::CdxjError;
 use crate::write::Atomic;
 
-/// The manifest's file name inside an index directory.
-pub const MANIFEST: &str = "archives.jsonl";
+pub use crate::layout::MANIFEST;
 
 /// One indexed archive.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -10,19 +10,14 @@ use std::path::{Path, PathBuf};
 
 use crawlsift_common::limits::{CDXJ_MAX_CAPTURES, CDXJ_MAX_LINE_BYTES, CDXJ_ZIPNUM_LINES};
 
-use crate::build::INDEX;
 use crate::error::CdxjError;
+use crate::layout::INDEX;
 use crate::line::Capture;
 use crate::lookup::{cmp_prefix, first_at_or_after, line_at};
 use crate::merge::checked_lines;
 use crate::write::Atomic;
 
-/// The compressed blocks' file name.
-pub const BLOCKS: &str = "index.cdxj.gz";
-/// The summary's file name.
-pub const SUMMARY: &str = "index.idx";
-/// The location file's name.
-pub const LOC: &str = "index.loc";
+pub use crate::layout::{BLOCKS, LOC, SUMMARY};
 /// The part name the summary and location file use.
 const PART: &str = "index";
 
