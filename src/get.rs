@@ -69,6 +69,18 @@ pub fn run(args: GetArgs) -> anyhow::Result<ExitCode> {
     };
     let asked = capture.clone();
     let (capture, fetched, via) = index.resolve_revisit(&capture, fetched)?;
+    let unresolved = fetched.record.kind == crawlsift_reader::RecordKind::Revisit
+        && matches!(args.format, Format::Payload | Format::Text);
+    if unresolved {
+        eprintln!(
+            "crawlsift: {}: the capture at {} is a revisit whose original is not in {}: \
+             it has no payload of its own",
+            args.url,
+            capture.timestamp,
+            args.index.display()
+        );
+        return Ok(ExitCode::from(crate::EXIT_PROBLEMS));
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match args.format {
