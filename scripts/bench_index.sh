@@ -26,21 +26,21 @@ done
 work=$(mktemp -d "${TMPDIR:-/tmp}/crawlsift-bench-index.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# median3 NAME command... -> "median_wall_s peak_kb" of 3 runs (peak: the median run's)
+# median3 NAME command... -> "wall_s peak_kb cpu_s" of the median run (by wall time) of 3
 median3() {
   local name=$1; shift
   for i in 1 2 3; do
     cat "${files[@]}" >/dev/null
     rm -rf "$work/idx"
-    /usr/bin/time -f "%e %M" -o "$work/$name.$i" "$@" >/dev/null 2>&1 || true
+    /usr/bin/time -f "%e %M %U %S" -o "$work/$name.$i" "$@" >/dev/null 2>&1 || true
   done
-  cat "$work/$name".[123] | sort -g | sed -n 2p
+  cat "$work/$name".[123] | grep -v "^Command" | sort -g | sed -n 2p | awk '{print $1, $2, $3 + $4}'
 }
 
 echo "load before: $(uptime | sed 's/.*load/load/')"
-read -r peer_s peer_kb <<<"$(median3 peer "$peer" -s "${files[@]}" -o "$work/peer.cdxj")"
-read -r ours_s ours_kb <<<"$(median3 ours "$ours" index "${files[@]}" --out "$work/idx" --quiet)"
-"$ours" index "${files[@]}" --out "$work/idx" --quiet || true
+read -r peer_s peer_kb peer_cpu <<<"$(median3 peer "$peer" -s "${files[@]}" -o "$work/peer.cdxj")"
+read -r ours_s ours_kb ours_cpu <<<"$(median3 ours "$ours" index "${files[@]}" --out "$work/idx" --quiet)"
+"$ours" index "${files[@]}" --out "$work/idx" --quiet --force || true
 echo "load after:  $(uptime | sed 's/.*load/load/')"
 peer_lines=$(wc -l <"$work/peer.cdxj")
 ours_lines=$(wc -l <"$work/idx/index.cdxj")
@@ -72,8 +72,9 @@ read -r n get_med get_p90 get_fail <"$work/get.txt"
 
 echo
 echo "corpus: $corpus (${#files[@]} archives)"
-printf '%-34s %9s %10s %9s %8s\n' "indexer" "median s" "peak MB" "lines" "speed"
-printf '%-34s %9.2f %10.1f %9d %8s\n' "cdxj-indexer -s 1.5.0" "$peer_s" "$(python3 -c "print($peer_kb/1024)")" "$peer_lines" "1.0x"
-printf '%-34s %9.2f %10.1f %9d %7.1fx\n' "crawlsift index (CDXJ)" "$ours_s" "$(python3 -c "print($ours_kb/1024)")" "$ours_lines" "$(python3 -c "print($peer_s/$ours_s)")"
+printf '%-26s %9s %8s %9s %8s %9s %8s\n' "indexer" "median s" "speed" "CPU s" "CPU" "peak MB" "lines"
+printf '%-26s %9.2f %8s %9.2f %8s %9.1f %8d\n' "cdxj-indexer -s 1.5.0" "$peer_s" "1.0x" "$peer_cpu" "1.0x" "$(python3 -c "print($peer_kb/1024)")" "$peer_lines"
+printf '%-26s %9.2f %7.1fx %9.2f %7.1fx %9.1f %8d\n' "crawlsift index (CDXJ)" "$ours_s" "$(python3 -c "print($peer_s/$ours_s)")" "$ours_cpu" "$(python3 -c "print($peer_cpu/$ours_cpu)")" "$(python3 -c "print($ours_kb/1024)")" "$ours_lines"
+echo "(speed: wall-time ratio on this machine now; CPU: user+sys ratio, which other load moves less)"
 echo "lines: $same"
 echo "crawlsift get: $n calls, median $get_med ms, p90 $get_p90 ms (process start included), $get_fail failed"

@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use bytes::Bytes;
 use crawlsift_reader::{detect::detect_compression, Compression, FileReport, ReaderConfig};
@@ -17,6 +18,7 @@ use crate::extent::{block_end, member_end};
 use crate::line::{capture, Capture};
 use crate::manifest::{Archive, Manifest};
 use crate::merge;
+use crate::sort::Sorter;
 use crate::write::Atomic;
 use crate::zipnum;
 
@@ -72,17 +74,23 @@ pub fn build(
     dir: &Path,
     opts: &BuildOptions,
 ) -> Result<BuildSummary, CdxjError> {
-    let (mut summary, mut lines, manifest) = index_inputs(inputs, &Manifest::default(), opts)?;
-    sort_lines(&mut lines);
+    let sorter = Mutex::new(Sorter::new(dir));
+    let (mut summary, manifest) = index_inputs(inputs, &Manifest::default(), opts, &sorter)?;
+    let sorted = sorter
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .finish()?;
     let mut f = Atomic::create(&dir.join(INDEX))?;
-    for l in &lines {
-        f.write(l.as_bytes())?;
+    let mut n = 0u64;
+    for l in sorted {
+        f.write(l?.as_bytes())?;
         f.write(b"\n")?;
+        n += 1;
     }
     f.commit()?;
     manifest.save(dir)?;
-    summary.new_lines = lines.len() as u64;
-    summary.total_lines = summary.new_lines;
+    summary.new_lines = n;
+    summary.total_lines = n;
     if opts.compress {
         zipnum::write(dir)?;
     }
@@ -97,9 +105,13 @@ pub fn append(
     opts: &BuildOptions,
 ) -> Result<BuildSummary, CdxjError> {
     let old = Manifest::load(dir)?;
-    let (mut summary, mut lines, manifest) = index_inputs(inputs, &old, opts)?;
-    sort_lines(&mut lines);
-    let (added, total) = merge::merge_into(&dir.join(INDEX), &lines)?;
+    let sorter = Mutex::new(Sorter::new(dir));
+    let (mut summary, manifest) = index_inputs(inputs, &old, opts, &sorter)?;
+    let sorted = sorter
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .finish()?;
+    let (added, total) = merge::merge_into(&dir.join(INDEX), sorted)?;
     manifest.save(dir)?;
     summary.new_lines = added;
     summary.total_lines = total;
@@ -109,19 +121,18 @@ pub fn append(
     Ok(summary)
 }
 
-/// Sorts lines as Python sorts them with their newlines, and drops repeated lines.
-pub fn sort_lines(lines: &mut Vec<String>) {
-    lines.sort_unstable_by(|a, b| merge::line_cmp(a, b));
-    lines.dedup();
-}
+/// Lines a worker gathers before handing them to the shared sorter.
+const HAND_OVER_LINES: usize = 4096;
 
-/// Indexes the inputs not already in `known`: their summaries, their lines (unsorted), and the
-/// manifest with them added.
+/// Indexes the inputs not already in `known`, handing their lines to `sorter`: their summaries,
+/// and the manifest with them added. An input that cannot be read is noted in its summary; only
+/// the sorter's own I/O is an error.
 fn index_inputs(
     inputs: &[PathBuf],
     known: &Manifest,
     opts: &BuildOptions,
-) -> Result<(BuildSummary, Vec<String>, Manifest), CdxjError> {
+    sorter: &Mutex<Sorter>,
+) -> Result<(BuildSummary, Manifest), CdxjError> {
     let mut manifest = known.clone();
     let mut todo: Vec<(usize, PathBuf, String)> = Vec::new();
     let mut summary = BuildSummary::default();
@@ -164,7 +175,7 @@ fn index_inputs(
     let workers = threads.min(todo.len()).max(1);
     let reader_threads = (threads / workers).max(1);
     let next = AtomicUsize::new(0);
-    type Done = (usize, Result<(InputSummary, Vec<String>), CdxjError>);
+    type Done = (usize, Result<Result<InputSummary, String>, CdxjError>);
     let mut done: Vec<Done> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
@@ -175,7 +186,7 @@ fn index_inputs(
                         let Some((i, abs, name)) = todo.get(k) else {
                             break;
                         };
-                        out.push((*i, index_file(abs, *i as u32, name, reader_threads)));
+                        out.push((*i, index_file(abs, *i as u32, name, reader_threads, sorter)));
                     }
                     out
                 })
@@ -187,18 +198,16 @@ fn index_inputs(
             .collect()
     });
     done.sort_by_key(|d| d.0);
-    let mut lines = Vec::new();
     for (i, r) in done {
-        match r {
-            Ok((mut s, l)) => {
+        match r? {
+            Ok(mut s) => {
                 s.path = summary.inputs[i].path.clone();
                 summary.inputs[i] = s;
-                lines.extend(l);
             }
-            Err(e) => summary.inputs[i].not_indexed = Some(e.to_string()),
+            Err(e) => summary.inputs[i].not_indexed = Some(e),
         }
     }
-    Ok((summary, lines, manifest))
+    Ok((summary, manifest))
 }
 
 /// Captures waiting for their member's end: all records of one gzip member (one, except in a
@@ -214,8 +223,12 @@ fn index_file(
     file_idx: u32,
     name: &str,
     reader_threads: usize,
-) -> Result<(InputSummary, Vec<String>), CdxjError> {
-    let data = map(path)?;
+    sorter: &Mutex<Sorter>,
+) -> Result<Result<InputSummary, String>, CdxjError> {
+    let data = match map(path) {
+        Ok(d) => d,
+        Err(e) => return Ok(Err(e.to_string())),
+    };
     let compression = detect_compression(&data);
     let cfg = ReaderConfig {
         threads: reader_threads,
@@ -224,6 +237,13 @@ fn index_file(
     let mut lines: Vec<String> = Vec::new();
     let mut summary = InputSummary::default();
     let mut pending: Option<Pending> = None;
+    let mut sort_err: Option<CdxjError> = None;
+    let hand_over = |lines: &mut Vec<String>, err: &mut Option<CdxjError>| {
+        let mut s = sorter.lock().unwrap_or_else(|e| e.into_inner());
+        if let Err(e) = s.extend(lines.drain(..)) {
+            err.get_or_insert(e);
+        }
+    };
     let flush = |p: Pending, end: u64, lines: &mut Vec<String>| {
         for mut c in p.captures {
             c.length = end.saturating_sub(p.offset);
@@ -269,7 +289,10 @@ fn index_file(
                 Err(why) => *summary.skipped.entry(why).or_default() += 1,
             }
         }
-        true
+        if lines.len() >= HAND_OVER_LINES {
+            hand_over(&mut lines, &mut sort_err);
+        }
+        sort_err.is_none()
     });
     if let Some(p) = pending.take().filter(|p| !p.captures.is_empty()) {
         let end = if compression == Compression::None {
@@ -279,12 +302,16 @@ fn index_file(
         };
         flush(p, end, &mut lines);
     }
+    hand_over(&mut lines, &mut sort_err);
+    if let Some(e) = sort_err {
+        return Err(e);
+    }
     summary.records = report.records;
     if report.records == 0 && report.error_count() > 0 {
         summary.not_indexed = Some("not_archive".into());
     }
     summary.report = report;
-    Ok((summary, lines))
+    Ok(Ok(summary))
 }
 
 /// Maps `path` read-only (read into memory where mapping fails).

@@ -15,7 +15,7 @@ assert_eq!(surt("https://www.Example.com:443/a/?b=2&a=1#top"), "com,example)/a?a
 
 Modules: `surt` (keys, with `idna` for non-ASCII hosts), `timestamp`, `head` (the HTTP head
 as warcio reads it), `json` (Python's JSON escaping), `line` (captures and their lines), `extent`
-(where a record's bytes are), `build` (the parallel pass), `merge` (order, merging into an
+(where a record's bytes are), `build` (the parallel pass), `sort` (bounded-memory sorting), `merge` (order, merging into an
 existing index), `layout` (file names), `fetch` (a capture's record from its archive), `lookup`, `zipnum`, `manifest`, `write` (atomic files), `error`.
 */
 
@@ -33,6 +33,7 @@ pub mod line;
 pub mod lookup;
 pub mod manifest;
 pub mod merge;
+pub mod sort;
 pub mod surt;
 pub mod timestamp;
 mod write;

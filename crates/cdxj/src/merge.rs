@@ -58,7 +58,10 @@ pub fn checked_lines<'a>(
 
 /// Merges `new` (sorted, without repeats) into the index at `path` (created if missing); returns
 /// the lines added and the lines now in it. The file is rewritten atomically.
-pub fn merge_into(path: &Path, new: &[String]) -> Result<(u64, u64), CdxjError> {
+pub fn merge_into(
+    path: &Path,
+    new: impl Iterator<Item = Result<String, CdxjError>>,
+) -> Result<(u64, u64), CdxjError> {
     let data = match std::fs::read(path) {
         Ok(d) => d,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
@@ -66,7 +69,7 @@ pub fn merge_into(path: &Path, new: &[String]) -> Result<(u64, u64), CdxjError> 
     };
     let mut out = Atomic::create(path)?;
     let (mut added, mut total) = (0u64, 0u64);
-    let mut new = new.iter().peekable();
+    let mut new = new.peekable();
     let mut last: Option<String> = None;
     let mut emit = |l: &str, out: &mut Atomic| -> Result<bool, CdxjError> {
         if last.as_deref() == Some(l) {
@@ -80,6 +83,10 @@ pub fn merge_into(path: &Path, new: &[String]) -> Result<(u64, u64), CdxjError> 
     for old in checked_lines(path, &data) {
         let (_, old) = old?;
         while let Some(n) = new.peek() {
+            let n = match n {
+                Ok(n) => n,
+                Err(_) => return Err(new.next().and_then(Result::err).expect("peeked an error")),
+            };
             if line_cmp(n, old) == Ordering::Less {
                 if emit(n, &mut out)? {
                     added += 1;
@@ -95,7 +102,7 @@ pub fn merge_into(path: &Path, new: &[String]) -> Result<(u64, u64), CdxjError> 
         }
     }
     for n in new {
-        if emit(n, &mut out)? {
+        if emit(&n?, &mut out)? {
             added += 1;
             total += 1;
         }
