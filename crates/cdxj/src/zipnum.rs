@@ -162,3 +162,54 @@ fn read_block(
         .map_err(|e| CdxjError::damaged(path, off, format!("block does not inflate: {e}")))?;
     Ok(text)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lookup::CdxjFile;
+
+    /// Keys captured many times across block edges are found in full, as in the plain index.
+    #[test]
+    fn round_trip_across_blocks() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut text = String::new();
+        let mut keys = Vec::new();
+        for k in 0..700 {
+            let key = format!("com,example)/p{k:04}");
+            // 1 to 20 captures a key: 7,000 or so lines, several blocks.
+            for t in 0..(k % 20 + 1) {
+                text.push_str(&format!(
+                    "{key} 2024{t:02}01000000 {{\"length\": \"1\", \"offset\": \"{t}\", \"filename\": \"a.warc\"}}\n"
+                ));
+            }
+            keys.push(key);
+        }
+        std::fs::write(dir.path().join(INDEX), &text).unwrap();
+        write(dir.path()).unwrap();
+        let summary = std::fs::read_to_string(dir.path().join(SUMMARY)).unwrap();
+        assert!(summary.lines().count() >= 2, "{summary}");
+        let plain = CdxjFile::open(&dir.path().join(INDEX)).unwrap();
+        let z = ZipNum::open(dir.path()).unwrap();
+        for key in keys
+            .iter()
+            .map(String::as_str)
+            .chain(["a", "com,example)/p", "zz"])
+        {
+            let want: Vec<Capture> = plain
+                .captures(key)
+                .unwrap()
+                .into_iter()
+                .map(|c| c.1)
+                .collect();
+            assert_eq!(z.captures(key).unwrap(), want, "{key}");
+        }
+        // A damaged summary line is an error, not a panic.
+        std::fs::write(
+            dir.path().join(SUMMARY),
+            "com,example)/p0001 2024\tindex\tx\n",
+        )
+        .unwrap();
+        let z = ZipNum::open(dir.path()).unwrap();
+        assert!(z.captures("com,example)/p0001").is_err());
+    }
+}
