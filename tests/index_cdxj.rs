@@ -270,13 +270,31 @@ fn compressed_index_serves_the_same_captures() {
 }
 
 #[test]
-fn not_an_archive_is_counted_and_the_rest_indexed() {
+fn not_an_archive_and_huge_urls_are_counted_and_the_rest_indexed() {
     let (dir, a, _b) = two_archives();
     let readme = dir.path().join("README.txt");
     std::fs::write(&readme, "not an archive\n").unwrap();
+    let long = dir.path().join("long.warc");
+    let url = format!("http://example.com/{}", "x".repeat(70_000));
+    write_warc(
+        &long,
+        &[record(
+            "response",
+            &url,
+            "2024-01-01T00:00:00Z",
+            RESP,
+            &http("200 OK", "text/html", "x"),
+        )],
+        false,
+    );
     let idx = dir.path().join("idx");
-    let out = crawlsift_ok(&["index", s(&a), s(&readme), "--out", s(&idx)], 3);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("README.txt: not indexed: not_archive"));
+    let out = crawlsift_ok(&["index", s(&a), s(&readme), s(&long), "--out", s(&idx)], 3);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("README.txt: not indexed: not_archive"),
+        "{err}"
+    );
+    assert!(err.contains("line_too_long 1"), "{err}");
     assert_eq!(lines(&idx).len(), 6);
 }
 

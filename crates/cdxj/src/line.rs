@@ -20,6 +20,7 @@
 //! `trec:DOCNO`; their timestamp is the `<DOCHDR>` date when it reads as one, else
 //! [`NO_DATE`]; `mime` and `status` from `<DOCHDR>`, `digest` of the document's body.
 
+use crawlsift_common::limits::CDXJ_MAX_LINE_BYTES;
 use crawlsift_reader::{Record, RecordKind};
 use sha1::{Digest, Sha1};
 
@@ -119,6 +120,8 @@ pub mod skip {
     pub const RECORD_TYPE: &str = "record_type";
     /// A `resource`/`metadata` record of `application/warc-fields`.
     pub const WARC_FIELDS: &str = "warc_fields";
+    /// A line longer than `CDXJ_MAX_LINE_BYTES` (a URL of tens of KB): lookups refuse such lines.
+    pub const TOO_LONG: &str = "line_too_long";
     /// No WARC-Date, or one that names no time (`cdxj-indexer` stops at any date it cannot read;
     /// we read what names a time, see [`crate::timestamp::from_iso_lenient`]).
     pub const BAD_DATE: &str = "bad_date";
@@ -162,6 +165,14 @@ pub fn capture(
             .trim()
             .to_string()
     });
+    // A line is at most a few hundred bytes more than key + 6 x URL (JSON escapes); only a line
+    // that may be long is written out to measure it, with room for the length's digits.
+    let url_len = c.url.as_ref().map_or(0, String::len);
+    if c.key.len() + 6 * url_len > CDXJ_MAX_LINE_BYTES / 2
+        && c.to_line().len() + 20 > CDXJ_MAX_LINE_BYTES
+    {
+        return Err(skip::TOO_LONG);
+    }
     Ok(c)
 }
 

@@ -326,9 +326,9 @@ pub const MAX_HTTP_DECODED_BYTES: usize = MAX_HTML_BYTES;
 /// a lookup inflates at most one block of ~3,000 lines (~1 MB) after the summary's binary search.
 pub const CDXJ_ZIPNUM_LINES: usize = 3_000;
 
-/// Longest CDXJ line a lookup accepts in an index file (and longest line an index build writes:
-/// a longer URL is cut, as no client reads such keys). Real lines are 200-500 bytes; this bounds
-/// the scan for a line's end in a damaged index.
+/// Longest CDXJ line a lookup accepts in an index file, and longest line an index build writes (a
+/// record whose line would be longer, a URL of tens of KB, is counted as `line_too_long`). Real
+/// lines are 200-500 bytes; this bounds the scan for a line's end in a damaged index.
 pub const CDXJ_MAX_LINE_BYTES: usize = 64 << 10;
 
 /// Decoded bytes inflated to find where the gzip member of an archive's last record ends (its
