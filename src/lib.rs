@@ -8,6 +8,8 @@
 mod conclude;
 mod dedup;
 mod extract;
+mod get;
+mod index;
 mod merge;
 mod progress;
 mod records;
@@ -57,6 +59,12 @@ enum Command {
     /// Term statistics of the documents' main text: counts, Zipf's and Heaps' laws, unusualness.
     #[command(after_help = format!("{}\n\n{EXIT_STATUS_HELP}", stats::WORDS_HELP))]
     Stats(stats::StatsArgs),
+    /// Index archives for random access by URL: a sorted CDXJ index (pywb reads it as is).
+    #[command(after_help = EXIT_STATUS_HELP)]
+    Index(index::IndexArgs),
+    /// Print one capture of a URL from an index: payload, raw record, main text or metadata.
+    #[command(after_help = EXIT_STATUS_HELP)]
+    Get(get::GetArgs),
 }
 
 /// Set by the first Ctrl-C: readers stop, workers drain, and the command ends cleanly.
@@ -134,6 +142,8 @@ where
         Command::Dedup(args) => dedup::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Index(args) => index::run(args),
+        Command::Get(args) => get::run(args),
     };
     match result {
         Ok(code) => code.0,

@@ -326,3 +326,29 @@ pub const MAX_SHARDS: u32 = 100_000;
 /// The largest `shard.json` a merge reads: it names every input once (a million inputs of
 /// 200-byte names fit), so a larger one is damaged or hostile.
 pub const MAX_SHARD_MANIFEST_BYTES: u64 = 1 << 30;
+
+// --- CDXJ index (crates/cdxj) -----------------------------------------------------------------
+
+/// CDXJ lines per gzip block of a ZipNum index (`index.cdxj.gz`, one `index.idx` line per block):
+/// the block size pywb's own ZipNum clusters use (its `max_blocks` default and IA's clusters), so
+/// a lookup inflates at most one block of ~3,000 lines (~1 MB) after the summary's binary search.
+pub const CDXJ_ZIPNUM_LINES: usize = 3_000;
+
+/// Longest CDXJ line a lookup accepts in an index file, and longest line an index build writes (a
+/// record whose line would be longer, a URL of tens of KB, is counted as `line_too_long`). Real
+/// lines are 200-500 bytes; this bounds the scan for a line's end in a damaged index.
+pub const CDXJ_MAX_LINE_BYTES: usize = 64 << 10;
+
+/// Decoded bytes inflated to find where the gzip member of an archive's last record ends (its
+/// CDXJ `length`); past it the member is taken to run to the end of the file. A record is at
+/// most [`MAX_RECORD_BYTES`].
+pub const CDXJ_MEMBER_SCAN_BYTES: u64 = MAX_RECORD_BYTES as u64;
+
+/// Captures of one URL `crawlsift get` considers (the closest to `--at` among them): bounds the
+/// work of a key captured millions of times.
+pub const CDXJ_MAX_CAPTURES: usize = 100_000;
+
+/// Bytes of CDXJ lines an index build keeps in memory before it sorts them and spills them to a
+/// run file beside the index (merged at the end): the 20k corpus's 23,360 lines are 7 MB, so a
+/// build of 200,000 records sorts in memory and a larger one stays near this bound.
+pub const CDXJ_SORT_BUFFER_BYTES: usize = 64 << 20;

@@ -1,0 +1,215 @@
+//! The ZipNum shared index pywb reads for large collections: `index.cdxj.gz` is the sorted lines
+//! in gzip members of `CDXJ_ZIPNUM_LINES` lines; `index.idx` has one line per block,
+//! `KEY TIMESTAMP<TAB>index<TAB>OFFSET<TAB>LENGTH<TAB>BLOCK` (the block's first line, where its
+//! member is, its number from 1); `index.loc` maps the part name `index` to `index.cdxj.gz`.
+//! A lookup binary-searches the summary (one line per block, so small) and inflates only the blocks that can hold the key.
+
+use std::cmp::Ordering;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use crawlsift_common::limits::{CDXJ_MAX_CAPTURES, CDXJ_MAX_LINE_BYTES, CDXJ_ZIPNUM_LINES};
+
+use crate::error::CdxjError;
+use crate::layout::INDEX;
+use crate::line::Capture;
+use crate::lookup::{cmp_prefix, first_at_or_after, line_at};
+use crate::merge::checked_lines;
+use crate::write::Atomic;
+
+pub use crate::layout::{BLOCKS, LOC, SUMMARY};
+/// The part name the summary and location file use.
+const PART: &str = "index";
+
+/// Writes the ZipNum files of `dir/index.cdxj` beside it.
+pub fn write(dir: &Path) -> Result<(), CdxjError> {
+    let src = dir.join(INDEX);
+    let data = std::fs::read(&src).map_err(|e| CdxjError::io(&src, e))?;
+    let mut blocks = Atomic::create(&dir.join(BLOCKS))?;
+    let mut summary = Atomic::create(&dir.join(SUMMARY))?;
+    let mut block: Vec<&str> = Vec::with_capacity(CDXJ_ZIPNUM_LINES);
+    let (mut offset, mut number) = (0u64, 0u64);
+    let mut flush = |block: &mut Vec<&str>,
+                     blocks: &mut Atomic,
+                     summary: &mut Atomic|
+     -> Result<(), CdxjError> {
+        let Some(first) = block.first() else {
+            return Ok(());
+        };
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        for l in block.iter() {
+            gz.write_all(l.as_bytes())
+                .and_then(|_| gz.write_all(b"\n"))
+                .map_err(|e| CdxjError::io(dir.join(BLOCKS), e))?;
+        }
+        let bytes = gz
+            .finish()
+            .map_err(|e| CdxjError::io(dir.join(BLOCKS), e))?;
+        blocks.write(&bytes)?;
+        number += 1;
+        let mut fields = first.splitn(3, ' ');
+        let key = fields.next().unwrap_or("");
+        let ts = fields.next().unwrap_or("");
+        let line = format!("{key} {ts}\t{PART}\t{offset}\t{}\t{number}\n", bytes.len());
+        summary.write(line.as_bytes())?;
+        offset += bytes.len() as u64;
+        block.clear();
+        Ok(())
+    };
+    for l in checked_lines(&src, &data) {
+        block.push(l?.1);
+        if block.len() == CDXJ_ZIPNUM_LINES {
+            flush(&mut block, &mut blocks, &mut summary)?;
+        }
+    }
+    flush(&mut block, &mut blocks, &mut summary)?;
+    blocks.commit()?;
+    summary.commit()?;
+    let mut loc = Atomic::create(&dir.join(LOC))?;
+    loc.write(format!("{PART}\t{BLOCKS}\n").as_bytes())?;
+    loc.commit()
+}
+
+/// A ZipNum index, its summary in memory.
+pub struct ZipNum {
+    dir: PathBuf,
+    summary: Vec<u8>,
+}
+
+impl ZipNum {
+    /// Opens the ZipNum files of `dir`.
+    pub fn open(dir: &Path) -> Result<ZipNum, CdxjError> {
+        let p = dir.join(SUMMARY);
+        let summary = std::fs::read(&p).map_err(|e| CdxjError::io(&p, e))?;
+        Ok(ZipNum {
+            dir: dir.to_path_buf(),
+            summary,
+        })
+    }
+
+    /// The captures of `key`, as [`crate::CdxjFile::captures`] finds them (offsets are of the
+    /// lines in the uncompressed index).
+    pub fn captures(&self, key: &str) -> Result<Vec<Capture>, CdxjError> {
+        let sp = self.dir.join(SUMMARY);
+        let prefix = format!("{key} ");
+        // Blocks whose first line is below the key may hold it: start at the last of them.
+        let mut at = first_at_or_after(&sp, &self.summary, prefix.as_bytes())?;
+        if at > 0 {
+            let before = self.summary[..at - 1]
+                .iter()
+                .rposition(|&c| c == b'\n')
+                .map_or(0, |i| i + 1);
+            at = before;
+        }
+        let blocks_path = self.dir.join(BLOCKS);
+        let mut file =
+            std::fs::File::open(&blocks_path).map_err(|e| CdxjError::io(&blocks_path, e))?;
+        let mut out = Vec::new();
+        while at < self.summary.len() && out.len() < CDXJ_MAX_CAPTURES {
+            let (line, next) = line_at(&sp, &self.summary, at)?;
+            let bad = |m: &str| CdxjError::damaged(&sp, at as u64, m);
+            let f: Vec<&str> = line.split('\t').collect();
+            if f.len() < 4 {
+                return Err(bad("summary line has fewer than 4 tab-separated fields"));
+            }
+            if cmp_prefix(f[0].as_bytes(), prefix.as_bytes()) == Ordering::Greater
+                && !f[0].starts_with(&prefix)
+            {
+                break;
+            }
+            let off: u64 = f[2].parse().map_err(|_| bad("bad block offset"))?;
+            let len: u64 = f[3].parse().map_err(|_| bad("bad block length"))?;
+            if len > (CDXJ_ZIPNUM_LINES * CDXJ_MAX_LINE_BYTES) as u64 {
+                return Err(bad("block length too large"));
+            }
+            let text = read_block(&mut file, &blocks_path, off, len)?;
+            let mut past = false;
+            for l in text.split('\n').filter(|l| !l.is_empty()) {
+                if l.starts_with(&prefix) {
+                    let c =
+                        Capture::parse(l).map_err(|m| CdxjError::damaged(&blocks_path, off, m))?;
+                    out.push(c);
+                } else if cmp_prefix(l.as_bytes(), prefix.as_bytes()) == Ordering::Greater {
+                    past = true;
+                    break;
+                }
+            }
+            if past {
+                break;
+            }
+            at = next;
+        }
+        Ok(out)
+    }
+}
+
+/// Inflates the block at `off..off + len` of the blocks file.
+fn read_block(
+    file: &mut std::fs::File,
+    path: &Path,
+    off: u64,
+    len: u64,
+) -> Result<String, CdxjError> {
+    use std::io::Seek;
+    let mut raw = vec![0u8; len as usize];
+    file.seek(std::io::SeekFrom::Start(off))
+        .and_then(|_| file.read_exact(&mut raw))
+        .map_err(|e| CdxjError::damaged(path, off, format!("block cannot be read: {e}")))?;
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(&raw[..])
+        .take((CDXJ_ZIPNUM_LINES * CDXJ_MAX_LINE_BYTES) as u64)
+        .read_to_string(&mut text)
+        .map_err(|e| CdxjError::damaged(path, off, format!("block does not inflate: {e}")))?;
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lookup::CdxjFile;
+
+    /// Keys captured many times across block edges are found in full, as in the plain index.
+    #[test]
+    fn round_trip_across_blocks() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut text = String::new();
+        let mut keys = Vec::new();
+        for k in 0..700 {
+            let key = format!("com,example)/p{k:04}");
+            // 1 to 20 captures a key: 7,000 or so lines, several blocks.
+            for t in 0..(k % 20 + 1) {
+                text.push_str(&format!(
+                    "{key} 2024{t:02}01000000 {{\"length\": \"1\", \"offset\": \"{t}\", \"filename\": \"a.warc\"}}\n"
+                ));
+            }
+            keys.push(key);
+        }
+        std::fs::write(dir.path().join(INDEX), &text).unwrap();
+        write(dir.path()).unwrap();
+        let summary = std::fs::read_to_string(dir.path().join(SUMMARY)).unwrap();
+        assert!(summary.lines().count() >= 2, "{summary}");
+        let plain = CdxjFile::open(&dir.path().join(INDEX)).unwrap();
+        let z = ZipNum::open(dir.path()).unwrap();
+        for key in keys
+            .iter()
+            .map(String::as_str)
+            .chain(["a", "com,example)/p", "zz"])
+        {
+            let want: Vec<Capture> = plain
+                .captures(key)
+                .unwrap()
+                .into_iter()
+                .map(|c| c.1)
+                .collect();
+            assert_eq!(z.captures(key).unwrap(), want, "{key}");
+        }
+        // A damaged summary line is an error, not a panic.
+        std::fs::write(
+            dir.path().join(SUMMARY),
+            "com,example)/p0001 2024\tindex\tx\n",
+        )
+        .unwrap();
+        let z = ZipNum::open(dir.path()).unwrap();
+        assert!(z.captures("com,example)/p0001").is_err());
+    }
+}

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# pywb gate (issue 17): pywb replays from crawlsift's index as it is. For a real WARC of
+# SHARED/corpus/real, a pywb collection gets crawlsift's index.cdxj (and a second collection its
+# ZipNum files, --compress); `wayback` runs on 127.0.0.1 at a free port, and for every 200
+# capture of the WARC the body pywb serves at /COLL/id_/URL (the original payload) must equal
+# `crawlsift get IDX URL --at TS`. Installs pywb (pinned) in a venv under target/; fails, never
+# skips, when it cannot.
+#
+# usage: scripts/ci-gates/pywb.sh SHARED_DIR
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+SHARED=$(cd "${1:?usage: pywb.sh SHARED_DIR}" && pwd)
+BIN=${CRAWLSIFT:-$(pwd)/target/release/crawlsift}
+WARC="$SHARED/corpus/real/resiliparse_warcfile.warc.gz"
+VENV=$(pwd)/target/gate-venv-pywb
+PKGS="pywb==2.10.0"
+[ -f "$WARC" ] || { echo "pywb gate FAILED: $WARC missing" >&2; exit 1; }
+[ -x "$BIN" ] || { echo "pywb gate: $BIN missing (run cargo build --release first)" >&2; exit 1; }
+if [ ! -f "$VENV/.installed" ] || [ "$(cat "$VENV/.installed")" != "$PKGS" ]; then
+  rm -rf "$VENV"
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q $PKGS || { echo "pywb gate FAILED: cannot install $PKGS" >&2; exit 1; }
+  echo "$PKGS" > "$VENV/.installed"
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/crawlsift-pywb.XXXXXX")
+pid=
+cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+
+"$BIN" index "$WARC" --out "$work/idx" --compress --quiet
+for coll in plain zipnum; do
+  mkdir -p "$work/root/collections/$coll/archive" "$work/root/collections/$coll/indexes"
+  ln -s "$WARC" "$work/root/collections/$coll/archive/"
+done
+cp "$work/idx/index.cdxj" "$work/root/collections/plain/indexes/"
+cp "$work/idx/index.cdxj.gz" "$work/idx/index.idx" "$work/idx/index.loc" "$work/root/collections/zipnum/indexes/"
+port=$("$VENV/bin/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+(cd "$work/root" && exec "$VENV/bin/wayback" -b 127.0.0.1 -p "$port" >"$work/wayback.log" 2>&1) &
+pid=$!
+
+"$VENV/bin/python" - "$BIN" "$work/idx" "$port" <<'PY' || { echo "--- wayback log:"; tail -20 "$work/wayback.log"; exit 1; }
+import json, subprocess, sys, time, urllib.request, urllib.error, zlib
+bin_, idx, port = sys.argv[1], sys.argv[2], sys.argv[3]
+base = f"http://127.0.0.1:{port}"
+for _ in range(600):
+    try:
+        urllib.request.urlopen(base + "/", timeout=2).read()
+        break
+    except Exception:
+        time.sleep(0.1)
+else:
+    sys.exit("pywb gate FAILED: wayback did not start")
+
+def decode(body, enc):
+    enc = (enc or "").lower()
+    if enc in ("gzip", "x-gzip"):
+        return zlib.decompress(body, 47)
+    if enc == "deflate":
+        try:
+            return zlib.decompress(body)
+        except zlib.error:
+            return zlib.decompress(body, -15)
+    if enc == "br":
+        import brotli
+        return brotli.decompress(body)
+    return body
+
+captures = []
+for line in open(f"{idx}/index.cdxj", encoding="utf-8"):
+    key, ts, js = line.split(" ", 2)
+    f = json.loads(js)
+    if f.get("status") == "200":
+        captures.append((ts, f["url"]))
+if len(captures) < 5:
+    sys.exit(f"pywb gate FAILED: only {len(captures)} captures to compare")
+bad = 0
+for coll in ("plain", "zipnum"):
+    same = 0
+    for ts, url in captures:
+        try:
+            r = urllib.request.urlopen(f"{base}/{coll}/{ts}id_/{url}", timeout=30)
+            body = decode(r.read(), r.headers.get("Content-Encoding"))
+        except urllib.error.HTTPError as e:
+            print(f"FAIL {coll} {url}: pywb answered {e.code}")
+            bad += 1
+            continue
+        ours = subprocess.run([bin_, "get", idx, url, "--at", ts], capture_output=True, check=True).stdout
+        if body == ours:
+            same += 1
+        else:
+            print(f"FAIL {coll} {url}: pywb {len(body)} bytes, crawlsift get {len(ours)} bytes")
+            bad += 1
+    print(f"{coll}: {same} of {len(captures)} bodies served by pywb from crawlsift's index equal crawlsift get")
+if bad:
+    sys.exit(f"pywb gate FAILED: {bad} differences")
+PY
