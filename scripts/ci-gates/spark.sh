@@ -11,7 +11,8 @@ command -v java >/dev/null 2>&1 || {
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless) >/dev/null
 }
 java -version 2>&1 | head -1
-venv=${SPARK_VENV:-target/sparkvenv}
+# The python gate (run before this one) made this venv and installed the package in it.
+venv=${SPARK_VENV:-target/pyvenv}
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/pip" install -q --upgrade pip
 "$venv/bin/pip" install -q "pyspark>=3.5,<5"
