@@ -34,7 +34,8 @@ pub struct ExtractArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["html_dir", "inputs"])]
     pub html: Option<PathBuf>,
 
-    /// Extract every `<stem>.html` in this folder to `--out-dir/<stem>.txt`.
+    /// Extract every page of this folder and its subfolders (names ending in `.html` or `.htm`,
+    /// in any case) to the same relative path under `--out-dir`, with the format's extension.
     #[arg(
         long,
         value_name = "DIR",
@@ -51,9 +52,15 @@ pub struct ExtractArgs {
     #[arg(long, value_enum, default_value_t = MethodArg::Blocks)]
     pub method: MethodArg,
 
-    /// Character set of `--html`/`--html-dir` pages: `utf-8` (default) or `auto` (BOM, meta, detector).
-    #[arg(long, value_enum, default_value_t = CharsetArg::Utf8)]
+    /// Character set of `--html`/`--html-dir` pages: `auto` (default: BOM, `<meta>`, then a
+    /// detector; a page declared legacy whose bytes are UTF-8 reads as UTF-8) or `utf-8` (always).
+    #[arg(long, value_enum, default_value_t = CharsetArg::Auto)]
     pub charset: CharsetArg,
+
+    /// Archive inputs: split each feed (RSS, Atom, RDF) into one line per item instead of
+    /// skipping it as `feed` (`dedup` never clusters feeds).
+    #[arg(long, conflicts_with_all = ["html", "html_dir"])]
+    pub feeds: bool,
 
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j', value_parser = crate::threads_arg)]
@@ -153,15 +160,46 @@ fn run_one(args: &ExtractArgs, path: &Path) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `--html-dir DIR --out-dir OUT`: every page's text to `OUT/<stem>.txt`; `OUT` is made and
-/// checked writable before any page is read.
+/// Whether a file name is an HTML page's: `.html` or `.htm`, in any case.
+fn is_html_name(path: &Path) -> bool {
+    path.extension()
+        .and_then(|x| x.to_str())
+        .is_some_and(|x| x.eq_ignore_ascii_case("html") || x.eq_ignore_ascii_case("htm"))
+}
+
+/// The pages under `dir`, recursively (symbolic links followed, loops reported and passed
+/// over), in sorted order, as paths relative to `dir`; folders that cannot be read are named on
+/// stderr and counted.
+fn html_pages(dir: &Path) -> anyhow::Result<(Vec<PathBuf>, usize)> {
+    if !dir.is_dir() {
+        anyhow::bail!("cannot read {}: not a directory", dir.display());
+    }
+    let mut pages = Vec::new();
+    let mut unreadable = 0;
+    for entry in walkdir::WalkDir::new(dir)
+        .follow_links(true)
+        .sort_by_file_name()
+    {
+        match entry {
+            Ok(e) if e.file_type().is_file() && is_html_name(e.path()) => {
+                if let Ok(rel) = e.path().strip_prefix(dir) {
+                    pages.push(rel.to_path_buf());
+                }
+            }
+            Ok(_) => {}
+            Err(err) => {
+                eprintln!("crawlsift: {err}");
+                unreadable += 1;
+            }
+        }
+    }
+    Ok((pages, unreadable))
+}
+
+/// `--html-dir DIR --out-dir OUT`: every page's text to `OUT/<relative path>.<ext>`; `OUT` is
+/// made and checked writable before any page is read.
 fn run_dir(args: &ExtractArgs, dir: &Path, out_dir: &Path) -> anyhow::Result<ExitCode> {
-    let mut pages: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot read {}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "html" || x == "htm"))
-        .collect();
-    pages.sort();
+    let (pages, unreadable) = html_pages(dir)?;
     output::writable_dir(out_dir)?;
     let threads = crate::threads(args.threads).clamp(1, pages.len().max(1));
     let next = AtomicUsize::new(0);
@@ -175,13 +213,15 @@ fn run_dir(args: &ExtractArgs, dir: &Path, out_dir: &Path) -> anyhow::Result<Exi
             let (pages, next, failed) = (&pages, &next, &failed);
             scope.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(path) = pages.get(i) else { break };
-                let res = std::fs::read(path).and_then(|bytes| {
+                let Some(rel) = pages.get(i) else { break };
+                let path = dir.join(rel);
+                let target = out_dir.join(rel).with_extension("txt");
+                let res = std::fs::read(&path).and_then(|bytes| {
                     let text = page_text(ex, &bytes);
-                    let stem = path.file_stem().unwrap_or_default();
-                    let mut name = stem.to_os_string();
-                    name.push(".txt");
-                    std::fs::write(out_dir.join(name), text)
+                    if let Some(parent) = target.parent() {
+                        std::fs::create_dir_all(parent)?;
+                    }
+                    std::fs::write(&target, text)
                 });
                 if let Err(err) = res {
                     eprintln!("crawlsift: {}: {err}", path.display());
@@ -191,8 +231,20 @@ fn run_dir(args: &ExtractArgs, dir: &Path, out_dir: &Path) -> anyhow::Result<Exi
         }
     });
     let failed = failed.into_inner();
-    if failed > 0 {
-        eprintln!("crawlsift: {failed} of {} pages failed", pages.len());
-    }
-    Ok(crate::pages_exit_code(failed))
+    let written = pages.len() - failed;
+    eprintln!(
+        "crawlsift extract: {written} pages written to {}{}{}",
+        out_dir.display(),
+        if failed > 0 {
+            format!("; {failed} failed")
+        } else {
+            String::new()
+        },
+        if unreadable > 0 {
+            format!("; {unreadable} unreadable folders or links")
+        } else {
+            String::new()
+        }
+    );
+    Ok(crate::pages_exit_code(failed + unreadable))
 }

@@ -1,5 +1,6 @@
 //! `crawlsift extract INPUT...`: one JSON line per document of WARC/ARC/TREC archives, with
-//! counts of what was skipped and why on stderr. Feeds give one line per item.
+//! counts of what was skipped and why on stderr. A feed is not a page (as in `dedup`): it is
+//! skipped as `feed`, or with `--feeds` gives one line per item.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -13,7 +14,7 @@ use crawlsift_reader::{ReaderConfig, Record};
 
 use crawlsift_pipeline::lines::{FeedItemLine, PageLine};
 use crawlsift_pipeline::output::AtomicFile;
-use crawlsift_pipeline::page::{extract_record, mime, Outcome};
+use crawlsift_pipeline::page::{extract_record, mime, Outcome, FEED_SKIP};
 use crawlsift_pipeline::stages::{self, Reorder};
 use crawlsift_pipeline::{InputSet, ReadTally};
 use crawlsift_reader::FileReport;
@@ -75,6 +76,7 @@ pub fn run(args: &ExtractArgs, builder: ExtractorBuilder) -> anyhow::Result<Exit
         &progress,
         &mut counts,
         &mut out,
+        args.feeds,
     );
     progress.finish();
     if let Err(e) = &result {
@@ -104,6 +106,7 @@ fn read_and_write(
     progress: &Progress,
     counts: &mut Counts,
     out: &mut Out,
+    feeds: bool,
 ) -> anyhow::Result<Reports> {
     std::thread::scope(|s| -> anyhow::Result<Reports> {
         let (reader, raw_rx) = inputs.spawn_record_reader(s, cfg, &crate::cancelled)?;
@@ -120,7 +123,7 @@ fn read_and_write(
             raw_rx,
             TEXT_QUEUE_CAP,
             init,
-            |ex, batch: Vec<Record>| extract_batch(&batch, ex),
+            |ex, batch: Vec<Record>| extract_batch(&batch, ex, inputs, feeds),
         );
         let drained = Reorder::drain(lines, |b: Extracted| -> anyhow::Result<()> {
             for why in b.skips {
@@ -138,7 +141,12 @@ fn read_and_write(
 }
 
 /// Extracts a batch of records: one line per page, one per feed item, and the skip reasons.
-fn extract_batch(batch: &[Record], ex: &mut Extractor) -> Extracted {
+fn extract_batch(
+    batch: &[Record],
+    ex: &mut Extractor,
+    inputs: &InputSet,
+    feeds: bool,
+) -> Extracted {
     let mut b = Extracted {
         text: Vec::new(),
         skips: Vec::new(),
@@ -147,15 +155,22 @@ fn extract_batch(batch: &[Record], ex: &mut Extractor) -> Extracted {
     };
     for rec in batch {
         b.last = Some(rec.pos);
+        let file = inputs.name(rec.pos.file);
         match extract_record(rec, ex) {
+            Outcome::Page(p, _) if p.method == TextMethod::Feed && !feeds => {
+                b.skips.push(FEED_SKIP);
+            }
             Outcome::Page(p, ctype) if p.method == TextMethod::Feed => {
                 for (n, item) in p.items.iter().enumerate() {
                     let line = FeedItemLine {
+                        file,
+                        offset: rec.pos.offset,
                         id: &rec.id,
+                        date: rec.date.as_deref(),
                         item: n,
                         url: &item.link,
                         title: &item.title,
-                        date: item.date.as_deref(),
+                        published: item.date.as_deref(),
                         text: &item.text,
                         content_type: ctype.as_deref().map(mime),
                         charset: p.charset,
@@ -169,7 +184,10 @@ fn extract_batch(batch: &[Record], ex: &mut Extractor) -> Extracted {
             }
             Outcome::Page(p, ctype) => {
                 let line = PageLine {
+                    file,
+                    offset: rec.pos.offset,
                     id: &rec.id,
+                    date: rec.date.as_deref(),
                     url: rec.url.as_deref(),
                     title: &p.title,
                     text: &p.text,
