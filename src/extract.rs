@@ -11,7 +11,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::Context;
 use clap::{ArgGroup, Args, ValueEnum};
-use crawlsift_extractor::{charset, CharsetMode, Extractor, ExtractorBuilder, Method};
+use crawlsift_extractor::{
+    charset, format, CharsetMode, Extractor, ExtractorBuilder, Format, Method,
+};
 use crawlsift_pipeline::output;
 
 /// Arguments of `crawlsift extract`.
@@ -21,8 +23,8 @@ pub struct ExtractArgs {
     /// Archive files or directories to read.
     pub inputs: Vec<PathBuf>,
 
-    /// Output file for archive inputs (JSON lines; `.gz` compresses). An existing file is not
-    /// overwritten without `--force`.
+    /// Output file for archive inputs; a name ending in `.gz` or `.zst` is compressed (gzip,
+    /// zstd) whatever the format. An existing file is not overwritten without `--force`.
     #[arg(short = 'o', long = "output", conflicts_with_all = ["html", "html_dir"])]
     pub output: Option<PathBuf>,
 
@@ -57,6 +59,17 @@ pub struct ExtractArgs {
     #[arg(long, value_enum, default_value_t = CharsetArg::Auto)]
     pub charset: CharsetArg,
 
+    /// Output format: `txt`, `json`, `markdown` (headings, lists, tables, emphasis) or `xml`
+    /// (trafilatura's TEI-like shape). Default: `json` lines for archives, `txt` for `--html` and
+    /// `--html-dir`. Chosen by this flag only, never from a file name.
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
+
+    /// Read each page's metadata (title, author, publication date, site name, language,
+    /// description, canonical URL) into the JSON fields or the Markdown/XML/text header.
+    #[arg(long)]
+    pub with_metadata: bool,
+
     /// Archive inputs: split each feed (RSS, Atom, RDF) into one line per item instead of
     /// skipping it as `feed` (`dedup` never clusters feeds).
     #[arg(long, conflicts_with_all = ["html", "html_dir"])]
@@ -76,6 +89,20 @@ pub enum MethodArg {
     Plateau,
     /// All visible text.
     Full,
+}
+
+/// `--format` values.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FormatArg {
+    /// The main text, one block per line.
+    Txt,
+    /// JSON (one line per document for archives).
+    Json,
+    /// Markdown.
+    #[value(alias = "md")]
+    Markdown,
+    /// TEI-like XML, as trafilatura writes it.
+    Xml,
 }
 
 /// `--charset` values.
@@ -98,10 +125,27 @@ impl ExtractArgs {
     }
 
     fn extractor(&self) -> anyhow::Result<Extractor> {
-        Ok(ExtractorBuilder::new()
+        Ok(self.builder().charset(self.charset_mode()).build()?)
+    }
+
+    /// The extractor's settings but the charset: method, structure and metadata as the format
+    /// and `--with-metadata` need.
+    fn builder(&self) -> ExtractorBuilder {
+        ExtractorBuilder::new()
             .method(self.method())
-            .charset(self.charset_mode())
-            .build()?)
+            .structure(self.format(Format::Txt).structured())
+            .metadata(self.with_metadata)
+    }
+
+    /// The output format, `default` when `--format` is not given.
+    pub(crate) fn format(&self, default: Format) -> Format {
+        match self.format {
+            None => default,
+            Some(FormatArg::Txt) => Format::Txt,
+            Some(FormatArg::Json) => Format::Json,
+            Some(FormatArg::Markdown) => Format::Markdown,
+            Some(FormatArg::Xml) => Format::Xml,
+        }
     }
 
     fn charset_mode(&self) -> CharsetMode {
@@ -126,16 +170,22 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     }
     // Archive inputs (WARC/ARC/TREC): the charset comes from HTTP, BOM, <meta> or detection,
     // whatever `--charset` says (that flag is for the bare-HTML modes).
-    let builder = ExtractorBuilder::new()
-        .method(args.method())
-        .charset(CharsetMode::Auto);
+    let builder = args.builder().charset(CharsetMode::Auto);
     archives::run(&args, builder)
 }
 
-/// Main text of one decoded page.
-fn page_text(ex: &mut Extractor, bytes: &[u8]) -> String {
+/// One page, decoded, extracted and written in `format`.
+fn page_text(ex: &mut Extractor, bytes: &[u8], format: Format) -> String {
     let decoded = charset::decode(bytes, None, ex.config().charset);
-    ex.html_text(&decoded.text).1
+    let page = ex.html_page(&decoded.text, None);
+    format::render(
+        format,
+        &page.title,
+        &page.text,
+        &page.parts,
+        page.metadata.as_deref(),
+        &[],
+    )
 }
 
 /// `--html FILE`: the page's main text on stdout (a reader that goes away, `| head`, ends it
@@ -150,10 +200,10 @@ fn run_one(args: &ExtractArgs, path: &Path) -> anyhow::Result<ExitCode> {
         bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     }
     let mut ex = args.extractor()?;
-    let text = page_text(&mut ex, &bytes);
+    let text = page_text(&mut ex, &bytes, args.format(Format::Txt));
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())?;
-    if !text.is_empty() {
+    if !text.is_empty() && !text.ends_with('\n') {
         out.write_all(b"\n")?;
     }
     out.flush()?;
@@ -201,6 +251,7 @@ fn html_pages(dir: &Path) -> anyhow::Result<(Vec<PathBuf>, usize)> {
 fn run_dir(args: &ExtractArgs, dir: &Path, out_dir: &Path) -> anyhow::Result<ExitCode> {
     let (pages, unreadable) = html_pages(dir)?;
     output::writable_dir(out_dir)?;
+    let format = args.format(Format::Txt);
     let threads = crate::threads(args.threads).clamp(1, pages.len().max(1));
     let next = AtomicUsize::new(0);
     let failed = AtomicUsize::new(0);
@@ -215,9 +266,9 @@ fn run_dir(args: &ExtractArgs, dir: &Path, out_dir: &Path) -> anyhow::Result<Exi
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(rel) = pages.get(i) else { break };
                 let path = dir.join(rel);
-                let target = out_dir.join(rel).with_extension("txt");
+                let target = out_dir.join(rel).with_extension(format.extension());
                 let res = std::fs::read(&path).and_then(|bytes| {
-                    let text = page_text(ex, &bytes);
+                    let text = page_text(ex, &bytes, format);
                     if let Some(parent) = target.parent() {
                         std::fs::create_dir_all(parent)?;
                     }

@@ -170,3 +170,121 @@ fn archive_rows_lead_back_to_their_record_and_extract_agrees_with_dedup() {
     skipped.sort();
     assert_eq!(skipped, ["crawler_log", "feed", "robots_txt"]);
 }
+
+/// The golden pages (`tests/golden/pages/*.html`, written for these tests) and formats: each
+/// page's output in each format, with metadata, is `tests/golden/<stem>.<ext>`; the Markdown
+/// without metadata is `tests/golden/<stem>.plain.md`. `UPDATE_GOLDEN=1` rewrites them.
+const GOLDEN_PAGES: [&str; 2] = ["article", "product"];
+const FORMATS: [(&str, &str); 4] = [
+    ("txt", "txt"),
+    ("json", "json"),
+    ("markdown", "md"),
+    ("xml", "xml"),
+];
+
+fn golden(name: &str, got: &str) {
+    let path = util::root().join("tests/golden").join(name);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, got).unwrap();
+    }
+    let want = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 writes it)", path.display()));
+    assert_eq!(got, want, "{name} differs from its golden file");
+}
+
+#[test]
+fn every_format_of_html_matches_its_golden_file() {
+    for stem in GOLDEN_PAGES {
+        let page = format!("tests/golden/pages/{stem}.html");
+        for (format, ext) in FORMATS {
+            let o = crawlsift_ok(
+                &[
+                    "extract",
+                    "--html",
+                    &page,
+                    "--format",
+                    format,
+                    "--with-metadata",
+                ],
+                0,
+            );
+            golden(&format!("{stem}.{ext}"), &stdout(&o));
+        }
+        let o = crawlsift_ok(&["extract", "--html", &page, "--format", "markdown"], 0);
+        golden(&format!("{stem}.plain.md"), &stdout(&o));
+    }
+}
+
+#[test]
+fn html_dir_writes_the_same_documents_with_the_format_extension() {
+    let dir = tempfile::tempdir().unwrap();
+    for (format, ext) in FORMATS {
+        let out = dir.path().join(format);
+        crawlsift_ok(
+            &[
+                "extract",
+                "--html-dir",
+                "tests/golden/pages",
+                "--out-dir",
+                out.to_str().unwrap(),
+                "--format",
+                format,
+                "--with-metadata",
+            ],
+            0,
+        );
+        for stem in GOLDEN_PAGES {
+            let got = std::fs::read_to_string(out.join(format!("{stem}.{ext}"))).unwrap();
+            let want =
+                std::fs::read_to_string(util::root().join(format!("tests/golden/{stem}.{ext}")))
+                    .unwrap();
+            // `--html` ends its output with a line break; files hold the document as it is.
+            assert_eq!(got.trim_end(), want.trim_end(), "{stem}.{ext}");
+        }
+    }
+}
+
+#[test]
+fn archive_documents_in_every_format_say_where_they_come_from() {
+    let dir = tempfile::tempdir().unwrap();
+    let article = std::fs::read(util::root().join("tests/golden/pages/article.html")).unwrap();
+    let warc = dir.path().join("a.warc");
+    std::fs::write(&warc, warc_page("tides", &article)).unwrap();
+    let w = warc.to_str().unwrap();
+    let json = crawlsift_ok(&["extract", w, "--with-metadata"], 0);
+    let row: serde_json::Value = serde_json::from_str(stdout(&json).trim()).unwrap();
+    assert_eq!(row["author"], "Maren Holt");
+    assert_eq!(row["published"], "2023-06-14");
+    assert_eq!(row["title"], "Tide tables and the harbour pilots");
+    let md = stdout(&crawlsift_ok(&["extract", w, "--format", "markdown"], 0));
+    assert!(
+        md.starts_with(&format!("---\nfile: \"{w}\"\noffset: \"0\"\n")),
+        "{md}"
+    );
+    assert!(md.contains("\n| Ferry | 6.5 m | 3 hours |\n"), "{md}");
+    let xml = stdout(&crawlsift_ok(&["extract", w, "--format", "xml"], 0));
+    assert!(
+        xml.starts_with(&format!("<doc file=\"{w}\" offset=\"0\"")),
+        "{xml}"
+    );
+    assert!(xml.ends_with("</doc>\n"), "{xml}");
+    let txt = stdout(&crawlsift_ok(&["extract", w, "--format", "txt"], 0));
+    assert!(
+        txt.contains("\nurl: \"http://example.com/tides\"\n"),
+        "{txt}"
+    );
+    // Compressed by the output's name, whatever the format.
+    let gz = dir.path().join("out.md.gz");
+    crawlsift_ok(
+        &[
+            "extract",
+            w,
+            "--format",
+            "markdown",
+            "-o",
+            gz.to_str().unwrap(),
+        ],
+        0,
+    );
+    assert_eq!(String::from_utf8(util::contents(&gz)).unwrap(), md);
+}

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use crawlsift_common::limits::TEXT_QUEUE_CAP;
 use crawlsift_common::SourcePos;
-use crawlsift_extractor::{Extractor, ExtractorBuilder, TextMethod};
+use crawlsift_extractor::{format, Extractor, ExtractorBuilder, Format, Metadata, TextMethod};
 use crawlsift_reader::{ReaderConfig, Record};
 
 use crawlsift_pipeline::lines::{FeedItemLine, PageLine};
@@ -76,7 +76,10 @@ pub fn run(args: &ExtractArgs, builder: ExtractorBuilder) -> anyhow::Result<Exit
         &progress,
         &mut counts,
         &mut out,
-        args.feeds,
+        Options {
+            feeds: args.feeds,
+            format: args.format(Format::Json),
+        },
     );
     progress.finish();
     if let Err(e) = &result {
@@ -106,7 +109,7 @@ fn read_and_write(
     progress: &Progress,
     counts: &mut Counts,
     out: &mut Out,
-    feeds: bool,
+    opts: Options,
 ) -> anyhow::Result<Reports> {
     std::thread::scope(|s| -> anyhow::Result<Reports> {
         let (reader, raw_rx) = inputs.spawn_record_reader(s, cfg, &crate::cancelled)?;
@@ -123,7 +126,7 @@ fn read_and_write(
             raw_rx,
             TEXT_QUEUE_CAP,
             init,
-            |ex, batch: Vec<Record>| extract_batch(&batch, ex, inputs, feeds),
+            |ex, batch: Vec<Record>| extract_batch(&batch, ex, inputs, opts),
         );
         let drained = Reorder::drain(lines, |b: Extracted| -> anyhow::Result<()> {
             for why in b.skips {
@@ -141,12 +144,41 @@ fn read_and_write(
 }
 
 /// Extracts a batch of records: one line per page, one per feed item, and the skip reasons.
+/// What the lines are made of: feeds split or skipped, the format.
+#[derive(Clone, Copy)]
+struct Options {
+    feeds: bool,
+    format: Format,
+}
+
+/// Writes one document in a format other than JSON lines: its origin in the header, then a
+/// blank line after it (XML documents follow one another as `<doc>` elements).
+fn write_doc(b: &mut Vec<u8>, format: Format, p: &Page<'_>, origin: &[(&str, &str)]) {
+    let doc = format::render(format, p.title, p.text, p.parts, p.metadata, origin);
+    b.extend_from_slice(doc.as_bytes());
+    if !doc.ends_with('\n') {
+        b.push(b'\n');
+    }
+    if format != Format::Xml {
+        b.push(b'\n');
+    }
+}
+
+/// The parts of a document [`write_doc`] writes.
+struct Page<'a> {
+    title: &'a str,
+    text: &'a str,
+    parts: &'a [crawlsift_extractor::Part],
+    metadata: Option<&'a crawlsift_extractor::Metadata>,
+}
+
 fn extract_batch(
     batch: &[Record],
     ex: &mut Extractor,
     inputs: &InputSet,
-    feeds: bool,
+    opts: Options,
 ) -> Extracted {
+    let feeds = opts.feeds;
     let mut b = Extracted {
         text: Vec::new(),
         skips: Vec::new(),
@@ -162,6 +194,28 @@ fn extract_batch(
             }
             Outcome::Page(p, ctype) if p.method == TextMethod::Feed => {
                 for (n, item) in p.items.iter().enumerate() {
+                    if opts.format != Format::Json {
+                        let (offset, number) = (rec.pos.offset.to_string(), n.to_string());
+                        let origin = [
+                            ("file", file),
+                            ("offset", &offset),
+                            ("id", &rec.id),
+                            ("item", &number),
+                            ("url", &item.link),
+                            ("date", rec.date.as_deref().unwrap_or("")),
+                            ("published", item.date.as_deref().unwrap_or("")),
+                            ("title", &item.title),
+                        ];
+                        let page = Page {
+                            title: &item.title,
+                            text: &item.text,
+                            parts: &[],
+                            metadata: None,
+                        };
+                        write_doc(&mut b.text, opts.format, &page, &origin);
+                        b.docs += 1;
+                        continue;
+                    }
                     let line = FeedItemLine {
                         file,
                         offset: rec.pos.offset,
@@ -182,14 +236,43 @@ fn extract_batch(
                     b.docs += 1;
                 }
             }
+            Outcome::Page(p, _) if opts.format != Format::Json => {
+                let offset = rec.pos.offset.to_string();
+                let mut origin = vec![
+                    ("file", file),
+                    ("offset", offset.as_str()),
+                    ("id", rec.id.as_str()),
+                    ("url", rec.url.as_deref().unwrap_or("")),
+                    ("date", rec.date.as_deref().unwrap_or("")),
+                ];
+                if p.metadata.is_none() {
+                    origin.push(("title", &p.title));
+                }
+                let page = Page {
+                    title: &p.title,
+                    text: &p.text,
+                    parts: &p.parts,
+                    metadata: p.metadata.as_deref(),
+                };
+                write_doc(&mut b.text, opts.format, &page, &origin);
+                b.docs += 1;
+            }
             Outcome::Page(p, ctype) => {
+                let m = p.metadata.as_deref();
+                let field = |f: fn(&Metadata) -> &str| m.map(f).filter(|v| !v.is_empty());
                 let line = PageLine {
                     file,
                     offset: rec.pos.offset,
                     id: &rec.id,
                     date: rec.date.as_deref(),
                     url: rec.url.as_deref(),
-                    title: &p.title,
+                    title: m.map_or(p.title.as_str(), |m| m.title.as_str()),
+                    author: field(|m| &m.author),
+                    published: field(|m| &m.published),
+                    sitename: field(|m| &m.sitename),
+                    language: field(|m| &m.language),
+                    description: field(|m| &m.description),
+                    canonical: field(|m| &m.canonical),
                     text: &p.text,
                     content_type: ctype.as_deref().map(mime),
                     charset: p.charset,

@@ -47,8 +47,26 @@ pub struct PageLine<'a> {
     pub date: Option<&'a str>,
     /// Target URL.
     pub url: Option<&'a str>,
-    /// The page's title.
+    /// The page's title (with `--with-metadata`, the headline without the site's name).
     pub title: &'a str,
+    /// With `--with-metadata`: the author(s), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub author: Option<&'a str>,
+    /// With `--with-metadata`: the publication date (ISO 8601), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub published: Option<&'a str>,
+    /// With `--with-metadata`: the site's name, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sitename: Option<&'a str>,
+    /// With `--with-metadata`: the main text's language (ISO 639-1), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language: Option<&'a str>,
+    /// With `--with-metadata`: the page's description, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<&'a str>,
+    /// With `--with-metadata`: the canonical URL the page names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub canonical: Option<&'a str>,
     /// The page's main text.
     pub text: &'a str,
     /// The declared media type, without parameters.

@@ -78,7 +78,7 @@ pub fn extract_record(rec: &Record, ex: &mut Extractor) -> Outcome {
                 return Outcome::Skipped("too_large");
             }
             ctype = resp.header("content-type").map(str::to_string);
-            ex.extract(&resp.body, ctype.as_deref(), None)
+            ex.extract_at(&resp.body, ctype.as_deref(), None, rec.url.as_deref())
         }
         Some(Err(_)) => return Outcome::Skipped("bad_http"),
         None => {
@@ -91,7 +91,7 @@ pub fn extract_record(rec: &Record, ex: &mut Extractor) -> Outcome {
                 }
             }
             ctype = rec.content_type.clone();
-            ex.extract(&rec.block, ctype.as_deref(), None)
+            ex.extract_at(&rec.block, ctype.as_deref(), None, rec.url.as_deref())
         }
     };
     match result {
