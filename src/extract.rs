@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::Context;
 use clap::{ArgGroup, Args, ValueEnum};
+use crawlsift_extractor::blocks::Tuning;
 use crawlsift_extractor::{
     charset, format, CharsetMode, Extractor, ExtractorBuilder, Format, Method,
 };
@@ -70,6 +71,12 @@ pub struct ExtractArgs {
     #[arg(long)]
     pub with_metadata: bool,
 
+    /// A share of the `blocks` method, `NAME=VALUE` (repeatable): `article_share`,
+    /// `sibling_share`, `alt_share`, `min_clean_share`. The defaults are the tuned values; this is
+    /// for `scripts/lodo.py`, which chooses them on five datasets and scores the sixth.
+    #[arg(long, value_name = "NAME=VALUE", value_parser = tune_arg)]
+    pub tune: Vec<String>,
+
     /// Archive inputs: split each feed (RSS, Atom, RDF) into one line per item instead of
     /// skipping it as `feed` (`dedup` never clusters feeds).
     #[arg(long, conflicts_with_all = ["html", "html_dir"])]
@@ -89,6 +96,14 @@ pub enum MethodArg {
     Plateau,
     /// All visible text.
     Full,
+}
+
+/// Checks a `--tune` setting, so a bad one is a usage error (status 2).
+fn tune_arg(s: &str) -> Result<String, String> {
+    Tuning::default()
+        .set(s)
+        .map(|()| s.to_string())
+        .map_err(|e| e.to_string())
 }
 
 /// `--format` values.
@@ -125,16 +140,21 @@ impl ExtractArgs {
     }
 
     fn extractor(&self) -> anyhow::Result<Extractor> {
-        Ok(self.builder().charset(self.charset_mode()).build()?)
+        Ok(self.builder()?.charset(self.charset_mode()).build()?)
     }
 
     /// The extractor's settings but the charset: method, structure and metadata as the format
     /// and `--with-metadata` need.
-    fn builder(&self) -> ExtractorBuilder {
-        ExtractorBuilder::new()
+    fn builder(&self) -> anyhow::Result<ExtractorBuilder> {
+        let mut tuning = Tuning::default();
+        for t in &self.tune {
+            tuning.set(t)?;
+        }
+        Ok(ExtractorBuilder::new()
             .method(self.method())
             .structure(self.format(Format::Txt).structured())
             .metadata(self.with_metadata)
+            .tuning(tuning))
     }
 
     /// The output format, `default` when `--format` is not given.
@@ -170,7 +190,7 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     }
     // Archive inputs (WARC/ARC/TREC): the charset comes from HTTP, BOM, <meta> or detection,
     // whatever `--charset` says (that flag is for the bare-HTML modes).
-    let builder = args.builder().charset(CharsetMode::Auto);
+    let builder = args.builder()?.charset(CharsetMode::Auto);
     archives::run(&args, builder)
 }
 

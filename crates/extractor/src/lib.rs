@@ -150,6 +150,8 @@ pub struct ExtractorConfig {
     pub structure: bool,
     /// Also read the page's metadata ([`Extracted::metadata`]).
     pub metadata: bool,
+    /// The shares of the `blocks` method.
+    pub tuning: blocks::Tuning,
 }
 
 impl Default for ExtractorConfig {
@@ -161,6 +163,7 @@ impl Default for ExtractorConfig {
             max_text_bytes: MAX_TEXT_BYTES,
             structure: false,
             metadata: false,
+            tuning: blocks::Tuning::default(),
         }
     }
 }
@@ -194,6 +197,11 @@ impl ExtractorBuilder {
     /// Keeps the structure of the kept blocks ([`Extracted::parts`]) for Markdown and XML.
     pub fn structure(mut self, on: bool) -> Self {
         self.cfg.structure = on;
+        self
+    }
+    /// Sets the shares of the `blocks` method.
+    pub fn tuning(mut self, t: blocks::Tuning) -> Self {
+        self.cfg.tuning = t;
         self
     }
     /// Reads each page's metadata ([`Extracted::metadata`]).
@@ -241,10 +249,12 @@ pub struct Extractor {
 impl Extractor {
     /// An extractor with these settings (unchecked; prefer [`ExtractorBuilder`]).
     pub fn with_config(cfg: ExtractorConfig) -> Self {
+        let mut scratch = blocks::Scratch::default();
+        scratch.tuning = cfg.tuning;
         Extractor {
             cfg,
             doc: dom::Doc::default(),
-            scratch: blocks::Scratch::default(),
+            scratch,
             picked: Vec::new(),
         }
     }
@@ -341,7 +351,7 @@ impl Extractor {
             } else {
                 &text
             };
-            Box::new(metadata::read(html, url, visible))
+            Box::new(metadata::read(html, url, visible, &self.doc.text))
         });
         Extracted {
             title,

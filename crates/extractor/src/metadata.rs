@@ -102,9 +102,10 @@ enum Reading {
     Byline,
 }
 
-/// Reads the metadata of `html`; `url` (the record's, if any) and `text` (the main text, for the
-/// language and the date written in it) complete it.
-pub fn read(html: &str, url: Option<&str>, text: &str) -> Metadata {
+/// Reads the metadata of `html`; `url` (the record's, if any), `text` (the main text, for the
+/// language and a date written in it) and `visible` (all the page's visible text, one block a
+/// line, where a byline is looked for) complete it.
+pub fn read(html: &str, url: Option<&str>, text: &str, visible: &str) -> Metadata {
     let mut f = Found::default();
     let mut reading = Reading::None;
     let mut depth = 0u32;
@@ -201,13 +202,44 @@ pub fn read(html: &str, url: Option<&str>, text: &str) -> Metadata {
             _ => {}
         }
     }
+    let (by_author, by_date) = byline_line(visible);
+    if f.byline.is_empty() {
+        f.byline = by_author;
+    }
+    if f.time_any.is_empty() {
+        f.time_any = by_date;
+    }
     finish(f, url, text, &lang_attr)
+}
+
+/// Blocks of the visible text looked at for a byline.
+const BYLINE_BLOCKS: usize = 200;
+
+/// A byline written as a block of its own (`By Jane Doe · 4 March 2021`): its names and date.
+fn byline_line(visible: &str) -> (String, String) {
+    for line in visible.lines().take(BYLINE_BLOCKS) {
+        let lower = line.trim_start().get(..5).unwrap_or("").to_lowercase();
+        let starts = ["by ", "von ", "par ", "por ", "door "]
+            .iter()
+            .any(|p| lower.starts_with(p));
+        if starts && line.split_whitespace().count() <= 24 {
+            let name = byline(line);
+            if !name.is_empty() {
+                return (name, text_date(line).unwrap_or_default());
+            }
+        }
+    }
+    (String::new(), String::new())
 }
 
 /// A byline's names: `By Jane Doe and John Roe | 4 March 2021` gives `Jane Doe and John Roe`.
 fn byline(s: &str) -> String {
     let s = clean(s);
-    let s = s.split(['|', '•', '·', '\n']).next().unwrap_or("").trim();
+    let s = s
+        .split(['|', '•', '·', '\n', '–', '—'])
+        .next()
+        .unwrap_or("")
+        .trim();
     let lower = s.to_lowercase();
     let s = ["by ", "von ", "par ", "por ", "door ", "di "]
         .iter()
@@ -452,6 +484,7 @@ mod tests {
             page,
             None,
             "This is the story of a day in the town, told in English words.",
+            "",
         );
         assert_eq!(m.title, "The story");
         assert_eq!(m.author, "Jane Doe; John Roe");
@@ -462,7 +495,7 @@ mod tests {
         let bare = r#"<html><head><title>Notes | Blog</title></head><body>
             <span class="byline">By Ann Example, staff writer</span>
             <time datetime="2019-12-31">Dec 31</time></body></html>"#;
-        let m = read(bare, None, "");
+        let m = read(bare, None, "", "");
         assert_eq!(
             (m.title.as_str(), m.author.as_str(), m.published.as_str()),
             ("Notes | Blog", "Ann Example", "2019-12-31")
@@ -471,25 +504,26 @@ mod tests {
             read(
                 "<p>x</p>",
                 Some("https://a.example/news/2020/02/29/leap"),
-                ""
+                "",
+                "",
             )
             .published,
             "2020-02-29"
         );
         assert_eq!(
-            read("<p>x</p>", None, "Posted on March 4, 2021 by me").published,
+            read("<p>x</p>", None, "Posted on March 4, 2021 by me", "").published,
             "2021-03-04"
         );
         assert_eq!(
-            read("<p>x</p>", None, "Veröffentlicht am 4. März 2021").published,
+            read("<p>x</p>", None, "Veröffentlicht am 4. März 2021", "").published,
             "2021-03-04"
         );
         assert_eq!(
-            read("<p>x</p>", None, "Am 04.03.2021 um 10 Uhr").published,
+            read("<p>x</p>", None, "Am 04.03.2021 um 10 Uhr", "").published,
             "2021-03-04"
         );
         assert_eq!(
-            read("<p>x</p>", None, "no date on 2021-02-30 here").published,
+            read("<p>x</p>", None, "no date on 2021-02-30 here", "").published,
             ""
         );
     }
@@ -501,7 +535,7 @@ mod tests {
             "[".repeat(100_000),
             "x ".repeat(1 << 20)
         );
-        let m = read(&big, None, "");
+        let m = read(&big, None, "", "");
         assert!(m.author.len() <= MAX_METADATA_FIELD_BYTES);
     }
 }
