@@ -12,7 +12,8 @@ usage: scripts/lodo.py [--shared ../shared] [--crawlsift target/release/crawlsif
                        [--candidate NAME='ARGS' ...] [--peers PYTHON] [--json FILE]
 
   --candidate NAME='ARGS'  extra arguments of `crawlsift extract` for one candidate (repeatable;
-                           default: the three methods, blocks, plateau and full)
+                           default: `plateau`, `full`, and `blocks` with its default shares and
+                           with each `--tune` share moved one step either way, one at a time)
   --peers PYTHON           also score trafilatura and resiliparse with this Python (a venv with
                            trafilatura 2.3.1 and resiliparse 2.0.0) in the same run, for reference
 Exit status 0; the tables go to standard output.
@@ -40,6 +41,23 @@ def score(scorer, shared, args, python=sys.executable):
         os.unlink(out)
 
 
+# The shares of `crawlsift extract --tune`, their defaults and the values tried beside them.
+GRID = {
+    "article_share": (0.35, [0.25, 0.3, 0.4, 0.45]),
+    "sibling_share": (0.2, [0.15, 0.3]),
+    "alt_share": (0.65, [0.55, 0.75]),
+    "min_clean_share": (0.25, [0.15, 0.35]),
+}
+
+
+def default_candidates():
+    cands = [["blocks", "--method blocks"]]
+    for name, (_, values) in GRID.items():
+        for v in values:
+            cands.append(["%s=%g" % (name, v), "--method blocks --tune %s=%g" % (name, v)])
+    return cands + [["plateau", "--method plateau"], ["full", "--method full"]]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--shared", default="../shared")
@@ -50,8 +68,7 @@ def main():
     a = ap.parse_args()
     scorer = os.path.join(a.shared, "tools", "score_extraction.py")
     binary = os.path.abspath(a.crawlsift)
-    cands = [c.split("=", 1) for c in a.candidate] or [
-        ["blocks", "--method blocks"], ["plateau", "--method plateau"], ["full", "--method full"]]
+    cands = [c.split("=", 1) for c in a.candidate] or default_candidates()
     scores, speed = {}, {}
     for name, extra in cands:
         cmd = " ".join([shlex.quote(binary), "extract", extra, "--html-dir {in} --out-dir {out}"])
@@ -60,19 +77,19 @@ def main():
     mean = lambda xs: sum(xs) / len(xs)
 
     print("== plain: mean F1 per dataset (candidates of crawlsift)")
-    print("%-12s %8s %9s  " % ("candidate", "mean", "pages/s") + " ".join("%12s" % d[:12] for d in datasets))
+    print("%-22s %8s %9s  " % ("candidate", "mean", "pages/s") + " ".join("%12s" % d[:12] for d in datasets))
     for name in scores:
-        print("%-12s %8.4f %9.1f  " % (name, mean([scores[name][d] for d in datasets]), speed[name])
+        print("%-22s %8.4f %9.1f  " % (name, mean([scores[name][d] for d in datasets]), speed[name])
               + " ".join("%12.4f" % scores[name][d] for d in datasets))
 
     print("\n== leave one dataset out: chosen on the other five, scored on the one left out")
-    print("%-16s %-12s %10s %12s" % ("held out", "chosen", "held-out F1", "F1 on other 5"))
+    print("%-16s %-22s %11s %13s" % ("held out", "chosen", "held-out F1", "F1 on other 5"))
     held = []
     for d in datasets:
         rest = [x for x in datasets if x != d]
         best = max(scores, key=lambda n: (mean([scores[n][x] for x in rest]), n))
         held.append(scores[best][d])
-        print("%-16s %-12s %10.4f %12.4f" % (d, best, scores[best][d], mean([scores[best][x] for x in rest])))
+        print("%-16s %-22s %11.4f %13.4f" % (d, best, scores[best][d], mean([scores[best][x] for x in rest])))
     lodo = mean(held)
     best_plain = max(scores, key=lambda n: mean([scores[n][x] for x in datasets]))
     plain = mean([scores[best_plain][x] for x in datasets])
