@@ -388,6 +388,12 @@ fn finish(f: Found, url: Option<&str>, text: &str, lang_attr: &str) -> Metadata 
     } else {
         meta_author
     };
+    // Some sites write the byline's "By " into the tag too.
+    let meta_author = ["By ", "by ", "BY "]
+        .iter()
+        .find_map(|p| meta_author.strip_prefix(p))
+        .unwrap_or(meta_author)
+        .trim();
     let author = first(&[&f.ld_author, meta_author, &f.byline]).to_string();
     let dates = [
         f.ld_date.as_str(),
@@ -492,6 +498,8 @@ mod tests {
         assert_eq!(m.sitename, "Daily Site");
         assert_eq!(m.description, "What it is about.");
         assert_eq!(m.language, "en");
+        let by = read("<meta name=author content='By Kim Lee'>", None, "", "");
+        assert_eq!(by.author, "Kim Lee");
         let bare = r#"<html><head><title>Notes | Blog</title></head><body>
             <span class="byline">By Ann Example, staff writer</span>
             <time datetime="2019-12-31">Dec 31</time></body></html>"#;
