@@ -11,7 +11,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::Context;
 use clap::{ArgGroup, Args, ValueEnum};
-use crawlsift_extractor::{charset, CharsetMode, Extractor, ExtractorBuilder, Method};
+use crawlsift_extractor::blocks::Tuning;
+use crawlsift_extractor::{
+    charset, format, CharsetMode, Extractor, ExtractorBuilder, Format, Method,
+};
 use crawlsift_pipeline::output;
 
 /// Arguments of `crawlsift extract`.
@@ -21,8 +24,8 @@ pub struct ExtractArgs {
     /// Archive files or directories to read.
     pub inputs: Vec<PathBuf>,
 
-    /// Output file for archive inputs (JSON lines; `.gz` compresses). An existing file is not
-    /// overwritten without `--force`.
+    /// Output file for archive inputs; a name ending in `.gz` or `.zst` is compressed (gzip,
+    /// zstd) whatever the format. An existing file is not overwritten without `--force`.
     #[arg(short = 'o', long = "output", conflicts_with_all = ["html", "html_dir"])]
     pub output: Option<PathBuf>,
 
@@ -34,7 +37,8 @@ pub struct ExtractArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["html_dir", "inputs"])]
     pub html: Option<PathBuf>,
 
-    /// Extract every `<stem>.html` in this folder to `--out-dir/<stem>.txt`.
+    /// Extract every page of this folder and its subfolders (names ending in `.html` or `.htm`,
+    /// in any case) to the same relative path under `--out-dir`, with the format's extension.
     #[arg(
         long,
         value_name = "DIR",
@@ -51,9 +55,32 @@ pub struct ExtractArgs {
     #[arg(long, value_enum, default_value_t = MethodArg::Blocks)]
     pub method: MethodArg,
 
-    /// Character set of `--html`/`--html-dir` pages: `utf-8` (default) or `auto` (BOM, meta, detector).
-    #[arg(long, value_enum, default_value_t = CharsetArg::Utf8)]
+    /// Character set of `--html`/`--html-dir` pages: `auto` (default: BOM, `<meta>`, then a
+    /// detector; a page declared legacy whose bytes are UTF-8 reads as UTF-8) or `utf-8` (always).
+    #[arg(long, value_enum, default_value_t = CharsetArg::Auto)]
     pub charset: CharsetArg,
+
+    /// Output format: `txt`, `json`, `markdown` (headings, lists, tables, emphasis) or `xml`
+    /// (trafilatura's TEI-like shape). Default: `json` lines for archives, `txt` for `--html` and
+    /// `--html-dir`. Chosen by this flag only, never from a file name.
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
+
+    /// Read each page's metadata (title, author, publication date, site name, language,
+    /// description, canonical URL) into the JSON fields or the Markdown/XML/text header.
+    #[arg(long)]
+    pub with_metadata: bool,
+
+    /// A share of the `blocks` method, `NAME=VALUE` (repeatable): `article_share`,
+    /// `sibling_share`, `alt_share`, `min_clean_share`. The defaults are the tuned values; this is
+    /// for `scripts/lodo.py`, which chooses them on five datasets and scores the sixth.
+    #[arg(long, value_name = "NAME=VALUE", value_parser = tune_arg)]
+    pub tune: Vec<String>,
+
+    /// Archive inputs: split each feed (RSS, Atom, RDF) into one line per item instead of
+    /// skipping it as `feed` (`dedup` never clusters feeds).
+    #[arg(long, conflicts_with_all = ["html", "html_dir"])]
+    pub feeds: bool,
 
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j', value_parser = crate::threads_arg)]
@@ -69,6 +96,28 @@ pub enum MethodArg {
     Plateau,
     /// All visible text.
     Full,
+}
+
+/// Checks a `--tune` setting, so a bad one is a usage error (status 2).
+fn tune_arg(s: &str) -> Result<String, String> {
+    Tuning::default()
+        .set(s)
+        .map(|()| s.to_string())
+        .map_err(|e| e.to_string())
+}
+
+/// `--format` values.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FormatArg {
+    /// The main text, one block per line.
+    Txt,
+    /// JSON (one line per document for archives).
+    Json,
+    /// Markdown.
+    #[value(alias = "md")]
+    Markdown,
+    /// TEI-like XML, as trafilatura writes it.
+    Xml,
 }
 
 /// `--charset` values.
@@ -91,10 +140,32 @@ impl ExtractArgs {
     }
 
     fn extractor(&self) -> anyhow::Result<Extractor> {
+        Ok(self.builder()?.charset(self.charset_mode()).build()?)
+    }
+
+    /// The extractor's settings but the charset: method, structure and metadata as the format
+    /// and `--with-metadata` need.
+    fn builder(&self) -> anyhow::Result<ExtractorBuilder> {
+        let mut tuning = Tuning::default();
+        for t in &self.tune {
+            tuning.set(t)?;
+        }
         Ok(ExtractorBuilder::new()
             .method(self.method())
-            .charset(self.charset_mode())
-            .build()?)
+            .structure(self.format(Format::Txt).structured())
+            .metadata(self.with_metadata)
+            .tuning(tuning))
+    }
+
+    /// The output format, `default` when `--format` is not given.
+    pub(crate) fn format(&self, default: Format) -> Format {
+        match self.format {
+            None => default,
+            Some(FormatArg::Txt) => Format::Txt,
+            Some(FormatArg::Json) => Format::Json,
+            Some(FormatArg::Markdown) => Format::Markdown,
+            Some(FormatArg::Xml) => Format::Xml,
+        }
     }
 
     fn charset_mode(&self) -> CharsetMode {
@@ -119,16 +190,22 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     }
     // Archive inputs (WARC/ARC/TREC): the charset comes from HTTP, BOM, <meta> or detection,
     // whatever `--charset` says (that flag is for the bare-HTML modes).
-    let builder = ExtractorBuilder::new()
-        .method(args.method())
-        .charset(CharsetMode::Auto);
+    let builder = args.builder()?.charset(CharsetMode::Auto);
     archives::run(&args, builder)
 }
 
-/// Main text of one decoded page.
-fn page_text(ex: &mut Extractor, bytes: &[u8]) -> String {
+/// One page, decoded, extracted and written in `format`.
+fn page_text(ex: &mut Extractor, bytes: &[u8], format: Format) -> String {
     let decoded = charset::decode(bytes, None, ex.config().charset);
-    ex.html_text(&decoded.text).1
+    let page = ex.html_page(&decoded.text, None);
+    format::render(
+        format,
+        &page.title,
+        &page.text,
+        &page.parts,
+        page.metadata.as_deref(),
+        &[],
+    )
 }
 
 /// `--html FILE`: the page's main text on stdout (a reader that goes away, `| head`, ends it
@@ -143,26 +220,58 @@ fn run_one(args: &ExtractArgs, path: &Path) -> anyhow::Result<ExitCode> {
         bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     }
     let mut ex = args.extractor()?;
-    let text = page_text(&mut ex, &bytes);
+    let text = page_text(&mut ex, &bytes, args.format(Format::Txt));
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())?;
-    if !text.is_empty() {
+    if !text.is_empty() && !text.ends_with('\n') {
         out.write_all(b"\n")?;
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// `--html-dir DIR --out-dir OUT`: every page's text to `OUT/<stem>.txt`; `OUT` is made and
-/// checked writable before any page is read.
+/// Whether a file name is an HTML page's: `.html` or `.htm`, in any case.
+fn is_html_name(path: &Path) -> bool {
+    path.extension()
+        .and_then(|x| x.to_str())
+        .is_some_and(|x| x.eq_ignore_ascii_case("html") || x.eq_ignore_ascii_case("htm"))
+}
+
+/// The pages under `dir`, recursively (symbolic links followed, loops reported and passed
+/// over), in sorted order, as paths relative to `dir`; folders that cannot be read are named on
+/// stderr and counted.
+fn html_pages(dir: &Path) -> anyhow::Result<(Vec<PathBuf>, usize)> {
+    if !dir.is_dir() {
+        anyhow::bail!("cannot read {}: not a directory", dir.display());
+    }
+    let mut pages = Vec::new();
+    let mut unreadable = 0;
+    for entry in walkdir::WalkDir::new(dir)
+        .follow_links(true)
+        .sort_by_file_name()
+    {
+        match entry {
+            Ok(e) if e.file_type().is_file() && is_html_name(e.path()) => {
+                if let Ok(rel) = e.path().strip_prefix(dir) {
+                    pages.push(rel.to_path_buf());
+                }
+            }
+            Ok(_) => {}
+            Err(err) => {
+                eprintln!("crawlsift: {err}");
+                unreadable += 1;
+            }
+        }
+    }
+    Ok((pages, unreadable))
+}
+
+/// `--html-dir DIR --out-dir OUT`: every page's text to `OUT/<relative path>.<ext>`; `OUT` is
+/// made and checked writable before any page is read.
 fn run_dir(args: &ExtractArgs, dir: &Path, out_dir: &Path) -> anyhow::Result<ExitCode> {
-    let mut pages: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot read {}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "html" || x == "htm"))
-        .collect();
-    pages.sort();
+    let (pages, unreadable) = html_pages(dir)?;
     output::writable_dir(out_dir)?;
+    let format = args.format(Format::Txt);
     let threads = crate::threads(args.threads).clamp(1, pages.len().max(1));
     let next = AtomicUsize::new(0);
     let failed = AtomicUsize::new(0);
@@ -175,13 +284,15 @@ fn run_dir(args: &ExtractArgs, dir: &Path, out_dir: &Path) -> anyhow::Result<Exi
             let (pages, next, failed) = (&pages, &next, &failed);
             scope.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(path) = pages.get(i) else { break };
-                let res = std::fs::read(path).and_then(|bytes| {
-                    let text = page_text(ex, &bytes);
-                    let stem = path.file_stem().unwrap_or_default();
-                    let mut name = stem.to_os_string();
-                    name.push(".txt");
-                    std::fs::write(out_dir.join(name), text)
+                let Some(rel) = pages.get(i) else { break };
+                let path = dir.join(rel);
+                let target = out_dir.join(rel).with_extension(format.extension());
+                let res = std::fs::read(&path).and_then(|bytes| {
+                    let text = page_text(ex, &bytes, format);
+                    if let Some(parent) = target.parent() {
+                        std::fs::create_dir_all(parent)?;
+                    }
+                    std::fs::write(&target, text)
                 });
                 if let Err(err) = res {
                     eprintln!("crawlsift: {}: {err}", path.display());
@@ -191,8 +302,20 @@ fn run_dir(args: &ExtractArgs, dir: &Path, out_dir: &Path) -> anyhow::Result<Exi
         }
     });
     let failed = failed.into_inner();
-    if failed > 0 {
-        eprintln!("crawlsift: {failed} of {} pages failed", pages.len());
-    }
-    Ok(crate::pages_exit_code(failed))
+    let written = pages.len() - failed;
+    eprintln!(
+        "crawlsift extract: {written} pages written to {}{}{}",
+        out_dir.display(),
+        if failed > 0 {
+            format!("; {failed} failed")
+        } else {
+            String::new()
+        },
+        if unreadable > 0 {
+            format!("; {unreadable} unreadable folders or links")
+        } else {
+            String::new()
+        }
+    );
+    Ok(crate::pages_exit_code(failed + unreadable))
 }

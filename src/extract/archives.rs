@@ -1,5 +1,6 @@
 //! `crawlsift extract INPUT...`: one JSON line per document of WARC/ARC/TREC archives, with
-//! counts of what was skipped and why on stderr. Feeds give one line per item.
+//! counts of what was skipped and why on stderr. A feed is not a page (as in `dedup`): it is
+//! skipped as `feed`, or with `--feeds` gives one line per item.
 
 use crate::ExitCode;
 use std::collections::BTreeMap;
@@ -8,12 +9,12 @@ use std::io::{self, Write};
 use anyhow::Context;
 use crawlsift_common::limits::TEXT_QUEUE_CAP;
 use crawlsift_common::SourcePos;
-use crawlsift_extractor::{Extractor, ExtractorBuilder, TextMethod};
+use crawlsift_extractor::{format, Extractor, ExtractorBuilder, Format, Metadata, TextMethod};
 use crawlsift_reader::{ReaderConfig, Record};
 
 use crawlsift_pipeline::lines::{FeedItemLine, PageLine};
 use crawlsift_pipeline::output::AtomicFile;
-use crawlsift_pipeline::page::{extract_record, mime, Outcome};
+use crawlsift_pipeline::page::{extract_record, mime, Outcome, FEED_SKIP};
 use crawlsift_pipeline::stages::{self, Reorder};
 use crawlsift_pipeline::{InputSet, ReadTally};
 use crawlsift_reader::FileReport;
@@ -75,6 +76,10 @@ pub fn run(args: &ExtractArgs, builder: ExtractorBuilder) -> anyhow::Result<Exit
         &progress,
         &mut counts,
         &mut out,
+        Options {
+            feeds: args.feeds,
+            format: args.format(Format::Json),
+        },
     );
     progress.finish();
     if let Err(e) = &result {
@@ -104,6 +109,7 @@ fn read_and_write(
     progress: &Progress,
     counts: &mut Counts,
     out: &mut Out,
+    opts: Options,
 ) -> anyhow::Result<Reports> {
     std::thread::scope(|s| -> anyhow::Result<Reports> {
         let (reader, raw_rx) = inputs.spawn_record_reader(s, cfg, &crate::cancelled)?;
@@ -120,7 +126,7 @@ fn read_and_write(
             raw_rx,
             TEXT_QUEUE_CAP,
             init,
-            |ex, batch: Vec<Record>| extract_batch(&batch, ex),
+            |ex, batch: Vec<Record>| extract_batch(&batch, ex, inputs, opts),
         );
         let drained = Reorder::drain(lines, |b: Extracted| -> anyhow::Result<()> {
             for why in b.skips {
@@ -138,7 +144,41 @@ fn read_and_write(
 }
 
 /// Extracts a batch of records: one line per page, one per feed item, and the skip reasons.
-fn extract_batch(batch: &[Record], ex: &mut Extractor) -> Extracted {
+/// What the lines are made of: feeds split or skipped, the format.
+#[derive(Clone, Copy)]
+struct Options {
+    feeds: bool,
+    format: Format,
+}
+
+/// Writes one document in a format other than JSON lines: its origin in the header, then a
+/// blank line after it (XML documents follow one another as `<doc>` elements).
+fn write_doc(b: &mut Vec<u8>, format: Format, p: &Page<'_>, origin: &[(&str, &str)]) {
+    let doc = format::render(format, p.title, p.text, p.parts, p.metadata, origin);
+    b.extend_from_slice(doc.as_bytes());
+    if !doc.ends_with('\n') {
+        b.push(b'\n');
+    }
+    if format != Format::Xml {
+        b.push(b'\n');
+    }
+}
+
+/// The parts of a document [`write_doc`] writes.
+struct Page<'a> {
+    title: &'a str,
+    text: &'a str,
+    parts: &'a [crawlsift_extractor::Part],
+    metadata: Option<&'a crawlsift_extractor::Metadata>,
+}
+
+fn extract_batch(
+    batch: &[Record],
+    ex: &mut Extractor,
+    inputs: &InputSet,
+    opts: Options,
+) -> Extracted {
+    let feeds = opts.feeds;
     let mut b = Extracted {
         text: Vec::new(),
         skips: Vec::new(),
@@ -147,15 +187,44 @@ fn extract_batch(batch: &[Record], ex: &mut Extractor) -> Extracted {
     };
     for rec in batch {
         b.last = Some(rec.pos);
+        let file = inputs.name(rec.pos.file);
         match extract_record(rec, ex) {
+            Outcome::Page(p, _) if p.method == TextMethod::Feed && !feeds => {
+                b.skips.push(FEED_SKIP);
+            }
             Outcome::Page(p, ctype) if p.method == TextMethod::Feed => {
                 for (n, item) in p.items.iter().enumerate() {
+                    if opts.format != Format::Json {
+                        let (offset, number) = (rec.pos.offset.to_string(), n.to_string());
+                        let origin = [
+                            ("file", file),
+                            ("offset", &offset),
+                            ("id", &rec.id),
+                            ("item", &number),
+                            ("url", &item.link),
+                            ("date", rec.date.as_deref().unwrap_or("")),
+                            ("published", item.date.as_deref().unwrap_or("")),
+                            ("title", &item.title),
+                        ];
+                        let page = Page {
+                            title: &item.title,
+                            text: &item.text,
+                            parts: &[],
+                            metadata: None,
+                        };
+                        write_doc(&mut b.text, opts.format, &page, &origin);
+                        b.docs += 1;
+                        continue;
+                    }
                     let line = FeedItemLine {
+                        file,
+                        offset: rec.pos.offset,
                         id: &rec.id,
+                        date: rec.date.as_deref(),
                         item: n,
                         url: &item.link,
                         title: &item.title,
-                        date: item.date.as_deref(),
+                        published: item.date.as_deref(),
                         text: &item.text,
                         content_type: ctype.as_deref().map(mime),
                         charset: p.charset,
@@ -167,11 +236,43 @@ fn extract_batch(batch: &[Record], ex: &mut Extractor) -> Extracted {
                     b.docs += 1;
                 }
             }
-            Outcome::Page(p, ctype) => {
-                let line = PageLine {
-                    id: &rec.id,
-                    url: rec.url.as_deref(),
+            Outcome::Page(p, _) if opts.format != Format::Json => {
+                let offset = rec.pos.offset.to_string();
+                let mut origin = vec![
+                    ("file", file),
+                    ("offset", offset.as_str()),
+                    ("id", rec.id.as_str()),
+                    ("url", rec.url.as_deref().unwrap_or("")),
+                    ("date", rec.date.as_deref().unwrap_or("")),
+                ];
+                if p.metadata.is_none() {
+                    origin.push(("title", &p.title));
+                }
+                let page = Page {
                     title: &p.title,
+                    text: &p.text,
+                    parts: &p.parts,
+                    metadata: p.metadata.as_deref(),
+                };
+                write_doc(&mut b.text, opts.format, &page, &origin);
+                b.docs += 1;
+            }
+            Outcome::Page(p, ctype) => {
+                let m = p.metadata.as_deref();
+                let field = |f: fn(&Metadata) -> &str| m.map(f).filter(|v| !v.is_empty());
+                let line = PageLine {
+                    file,
+                    offset: rec.pos.offset,
+                    id: &rec.id,
+                    date: rec.date.as_deref(),
+                    url: rec.url.as_deref(),
+                    title: m.map_or(p.title.as_str(), |m| m.title.as_str()),
+                    author: field(|m| &m.author),
+                    published: field(|m| &m.published),
+                    sitename: field(|m| &m.sitename),
+                    language: field(|m| &m.language),
+                    description: field(|m| &m.description),
+                    canonical: field(|m| &m.canonical),
                     text: &p.text,
                     content_type: ctype.as_deref().map(mime),
                     charset: p.charset,

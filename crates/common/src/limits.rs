@@ -102,6 +102,14 @@ pub const MAX_FEED_ITEMS: usize = 10_000;
 /// Longest text the feed reader keeps per item field (title, description, content), in bytes.
 pub const MAX_FEED_FIELD_BYTES: usize = 1 << 20;
 
+/// Longest JSON-LD script the metadata reader parses, in bytes (`extract --with-metadata`). Real
+/// ones are a few KiB; a longer one is read up to this bound and then fails to parse.
+pub const MAX_JSON_LD_BYTES: usize = 1 << 20;
+
+/// Longest metadata value kept (title, author, description...), in bytes; longer ones are cut at
+/// a word.
+pub const MAX_METADATA_FIELD_BYTES: usize = 4096;
+
 // --- dedup (crates/dedup) ---------------------------------------------------------------------
 
 /// Words per shingle (k). Measured on Resiliparse texts of the standard corpus (3-shingle Jaccard):

@@ -389,4 +389,39 @@ mod tests {
         assert_eq!(d.text, "<meta charset=latin1>é\u{fffd}");
         assert_eq!(d.source, CharsetSource::Forced);
     }
+
+    /// Undeclared Cyrillic pages: the detector must not take windows-1251 or KOI8-R text for
+    /// one of the DOS or Mac code pages (IBM866, x-mac-cyrillic), which turns it into mojibake.
+    #[test]
+    fn undeclared_cyrillic_is_not_read_as_a_dos_or_mac_code_page() {
+        let texts = [
+            "Москва - столица России, крупнейший по численности населения город страны.",
+            "Привет, мир! Как дела?",
+            "В чащах юга жил бы цитрус? Да, но фальшивый экземпляр!",
+        ];
+        for text in texts {
+            for enc in [encoding_rs::WINDOWS_1251, encoding_rs::KOI8_R] {
+                let page = format!("<html><body><p>{text}</p></body></html>");
+                let (bytes, _, unmappable) = enc.encode(&page);
+                assert!(!unmappable);
+                let (out, name, source) = dec(&bytes, None);
+                assert_eq!(source, CharsetSource::Detected);
+                assert!(
+                    !matches!(name, "IBM866" | "x-mac-cyrillic"),
+                    "{} read as {name}",
+                    enc.name()
+                );
+                assert_eq!(out, page, "{} read as {name}", enc.name());
+            }
+        }
+    }
+
+    #[test]
+    fn undeclared_windows_1252_is_not_mojibake() {
+        let page =
+            "<p>Le café est très célèbre: crêpes, gâteaux et thé. L’été «c’est beau» — oui.</p>";
+        let (bytes, _, _) = WINDOWS_1252.encode(page);
+        let (out, name, _) = dec(&bytes, None);
+        assert_eq!((out.as_str(), name), (page, "windows-1252"));
+    }
 }

@@ -157,6 +157,8 @@ pub mod hint {
     /// Hidden (`hidden` attribute, `display:none`, `aria-hidden=true`). Class names such as
     /// `hidden` are not trusted: CSS frameworks show them again at other screen sizes.
     pub const HIDDEN: u8 = 8;
+    /// A header cell (`<th>`): not a hint of quality, kept for the structured output formats.
+    pub const HEAD_CELL: u8 = 16;
 }
 
 /// Scores a class/id/role string: returns [`hint`] bits.
@@ -292,8 +294,11 @@ pub struct Block {
     pub link_words: u32,
     /// Commas and sentence ends, a sign of prose.
     pub punct: u32,
-    /// The owning container.
+    /// The owning container, as the methods were tuned on: when a block ends at its container's
+    /// end tag, that container's parent.
     pub node: u32,
+    /// The innermost container the text was in (what the block is: `h2`, `li`, `td`...).
+    pub own: u32,
 }
 
 /// A Finn token run: the words of one stretch of text between two tags.
@@ -307,6 +312,18 @@ pub struct Chunk {
     pub start: u32,
     /// Byte offset where it ends.
     pub end: u32,
+}
+
+/// Emphasis in the text (`<b>`, `<strong>`, `<i>`, `<em>`): a byte range of [`Doc::text`],
+/// which may begin on the space before its first word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mark {
+    /// Start of the byte range.
+    pub start: u32,
+    /// End of the byte range.
+    pub end: u32,
+    /// Strong (`b`, `strong`) rather than emphasised (`i`, `em`).
+    pub strong: bool,
 }
 
 /// A parsed page.
@@ -324,6 +341,8 @@ pub struct Doc {
     pub chunks: Vec<Chunk>,
     /// Total tags seen.
     pub tags: u32,
+    /// Emphasised ranges, ordered by start.
+    pub marks: Vec<Mark>,
 }
 
 impl Doc {
@@ -335,6 +354,7 @@ impl Doc {
         self.blocks.clear();
         self.chunks.clear();
         self.tags = 0;
+        self.marks.clear();
     }
 
     /// The text of a block.

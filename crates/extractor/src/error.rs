@@ -54,4 +54,7 @@ pub enum ConfigError {
     /// An unknown `--method` name.
     #[error("unknown method {0:?} (expected blocks, plateau or full)")]
     UnknownMethod(String),
+    /// A `--tune` setting that is not `NAME=VALUE` with a known name and a share in [0, 1].
+    #[error("bad tuning {0:?} (expected NAME=VALUE, NAME one of article_share, sibling_share, alt_share, min_clean_share, VALUE in [0, 1])")]
+    BadTuning(String),
 }

@@ -11,7 +11,7 @@ use crawlsift_common::limits::MAX_DOM_DEPTH;
 
 use crate::chars::{class_at, span_end, Class};
 use crate::dom::{
-    class_hints, hint, role_hints, style_hides, Block, Chunk, Doc, Node, Tag, TagKind,
+    class_hints, hint, role_hints, style_hides, Block, Chunk, Doc, Mark, Node, Tag, TagKind,
 };
 use crate::emit::{Sink, TextMode};
 
@@ -103,6 +103,21 @@ struct Builder<'d> {
     // The Finn chunk being filled.
     chunk_start: Option<u32>,
     chunk_words: u32,
+    /// Open emphasis elements: stack index, text position where each began, strong or not.
+    emphasis: Vec<(usize, u32, bool)>,
+    /// The node of the element being closed while its block ends, or `u32::MAX`.
+    closing: u32,
+}
+
+/// Whether a tag name is emphasis, and which: `Some(true)` strong, `Some(false)` emphasised.
+fn emphasis_kind(name: u64) -> Option<bool> {
+    if name == name_key(b"b") || name == name_key(b"strong") {
+        Some(true)
+    } else if name == name_key(b"i") || name == name_key(b"em") {
+        Some(false)
+    } else {
+        None
+    }
 }
 
 fn name_key(name: &[u8]) -> u64 {
@@ -190,6 +205,8 @@ fn parse_once(html: &str, doc: &mut Doc) -> bool {
         pending_newline: false,
         chunk_start: None,
         chunk_words: 0,
+        emphasis: Vec::new(),
+        closing: u32::MAX,
     };
     crate::lexer::run(html, &mut b);
     b.finish();
@@ -322,6 +339,11 @@ impl Builder<'_> {
                     link_words: self.blk_links,
                     punct: self.blk_punct,
                     node: self.container(),
+                    own: if self.closing == u32::MAX {
+                        self.container()
+                    } else {
+                        self.closing
+                    },
                 });
                 self.doc.text.push('\n');
             } else {
@@ -372,10 +394,15 @@ impl Builder<'_> {
         if kind == TagKind::Block && self.skip_depth == 0 && !skip {
             node = self.doc.nodes.len() as u32;
             let parent = self.container();
+            let head_cell = if tag == Tag::Td && self.cur_name == name_key(b"th") {
+                hint::HEAD_CELL
+            } else {
+                0
+            };
             self.doc.nodes.push(Node {
                 tag,
                 parent,
-                hints: self.cur_hints,
+                hints: self.cur_hints | head_cell,
                 class: self.cur_class,
                 end: node + 1,
             });
@@ -392,6 +419,12 @@ impl Builder<'_> {
             } else {
                 usize::MAX
             };
+        }
+        if kind == TagKind::Inline && !skip && self.skip_depth == 0 {
+            if let Some(strong) = emphasis_kind(self.cur_name) {
+                let at = self.doc.text.len() as u32;
+                self.emphasis.push((self.stack.len(), at, strong));
+            }
         }
         self.stack.push(Entry {
             name: self.cur_name,
@@ -447,8 +480,22 @@ impl Builder<'_> {
             if self.stack.len() == self.live_link {
                 self.live_link = usize::MAX;
             }
+            while self
+                .emphasis
+                .last()
+                .is_some_and(|&(at, _, _)| at >= self.stack.len())
+            {
+                if let Some((_, start, strong)) = self.emphasis.pop() {
+                    let end = self.doc.text.len() as u32;
+                    if end > start {
+                        self.doc.marks.push(Mark { start, end, strong });
+                    }
+                }
+            }
             if e.tag.kind() == TagKind::Block && self.skip_depth == 0 {
+                self.closing = e.node;
                 self.end_block();
+                self.closing = u32::MAX;
             }
             if e.node != u32::MAX {
                 let end = self.doc.nodes.len() as u32;
@@ -595,6 +642,7 @@ impl Builder<'_> {
         while self.doc.text.ends_with('\n') {
             self.doc.text.pop();
         }
+        self.doc.marks.sort_by_key(|m| m.start);
     }
 }
 

@@ -23,21 +23,29 @@ assert_eq!(crawlsift_extractor::extract(b"%PDF-1.7", None, None, &Default::defau
 pub mod blocks;
 mod chars;
 pub mod charset;
+pub mod dates;
 pub mod dom;
 mod emit;
 pub mod error;
 pub mod feed;
+pub mod format;
 pub mod html;
 mod input;
+pub mod language;
 mod lexer;
+pub mod metadata;
 pub mod plateau;
 pub mod sniff;
+pub mod structure;
 
 use crawlsift_common::limits::{MAX_HTML_BYTES, MAX_TEXT_BYTES};
 
 pub use charset::CharsetMode;
 pub use error::{ConfigError, Skip};
 pub use feed::FeedItem;
+pub use format::Format;
+pub use metadata::Metadata;
+pub use structure::{Part, PartKind};
 
 /// Which main-text method runs on HTML.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -138,6 +146,12 @@ pub struct ExtractorConfig {
     pub max_bytes: usize,
     /// Longest text returned; longer text is cut at a char boundary.
     pub max_text_bytes: usize,
+    /// Also keep what each kept block is ([`Extracted::parts`]), for the structured formats.
+    pub structure: bool,
+    /// Also read the page's metadata ([`Extracted::metadata`]).
+    pub metadata: bool,
+    /// The shares of the `blocks` method.
+    pub tuning: blocks::Tuning,
 }
 
 impl Default for ExtractorConfig {
@@ -147,6 +161,9 @@ impl Default for ExtractorConfig {
             charset: CharsetMode::Auto,
             max_bytes: MAX_HTML_BYTES,
             max_text_bytes: MAX_TEXT_BYTES,
+            structure: false,
+            metadata: false,
+            tuning: blocks::Tuning::default(),
         }
     }
 }
@@ -177,6 +194,21 @@ impl ExtractorBuilder {
         self.cfg.max_bytes = n;
         self
     }
+    /// Keeps the structure of the kept blocks ([`Extracted::parts`]) for Markdown and XML.
+    pub fn structure(mut self, on: bool) -> Self {
+        self.cfg.structure = on;
+        self
+    }
+    /// Sets the shares of the `blocks` method.
+    pub fn tuning(mut self, t: blocks::Tuning) -> Self {
+        self.cfg.tuning = t;
+        self
+    }
+    /// Reads each page's metadata ([`Extracted::metadata`]).
+    pub fn metadata(mut self, on: bool) -> Self {
+        self.cfg.metadata = on;
+        self
+    }
     /// Checks the settings and makes the extractor.
     pub fn build(self) -> Result<Extractor, ConfigError> {
         if self.cfg.max_bytes == 0 || self.cfg.max_text_bytes == 0 {
@@ -199,6 +231,10 @@ pub struct Extracted {
     pub method: TextMethod,
     /// Feed entries, for feeds.
     pub items: Vec<FeedItem>,
+    /// The kept blocks with what each is (HTML, with [`ExtractorConfig::structure`] only).
+    pub parts: Vec<Part>,
+    /// What the page says about itself (HTML, with [`ExtractorConfig::metadata`] only).
+    pub metadata: Option<Box<Metadata>>,
 }
 
 /// A reusable extractor: keep one per worker thread; it reuses its buffers across documents.
@@ -213,10 +249,12 @@ pub struct Extractor {
 impl Extractor {
     /// An extractor with these settings (unchecked; prefer [`ExtractorBuilder`]).
     pub fn with_config(cfg: ExtractorConfig) -> Self {
+        let mut scratch = blocks::Scratch::default();
+        scratch.tuning = cfg.tuning;
         Extractor {
             cfg,
             doc: dom::Doc::default(),
-            scratch: blocks::Scratch::default(),
+            scratch,
             picked: Vec::new(),
         }
     }
@@ -233,6 +271,17 @@ impl Extractor {
         body: &[u8],
         content_type: Option<&str>,
         http_charset: Option<&str>,
+    ) -> Result<Extracted, Skip> {
+        self.extract_at(body, content_type, http_charset, None)
+    }
+
+    /// [`Extractor::extract`] of a document captured from `url` (which the metadata may use).
+    pub fn extract_at(
+        &mut self,
+        body: &[u8],
+        content_type: Option<&str>,
+        http_charset: Option<&str>,
+        url: Option<&str>,
     ) -> Result<Extracted, Skip> {
         if body.is_empty() {
             return Err(Skip::Empty);
@@ -251,6 +300,8 @@ impl Extractor {
                 charset,
                 method: TextMethod::Text,
                 items: Vec::new(),
+                parts: Vec::new(),
+                metadata: None,
             },
             sniff::Kind::Feed => {
                 let feed = feed::read(&decoded.text).ok_or(Skip::BadFeed)?;
@@ -267,17 +318,14 @@ impl Extractor {
                     charset,
                     method: TextMethod::Feed,
                     items: feed.items,
+                    parts: Vec::new(),
+                    metadata: None,
                 }
             }
             sniff::Kind::Html => {
-                let (title, text) = self.html_text(&decoded.text);
-                Extracted {
-                    title,
-                    text,
-                    charset,
-                    method: self.cfg.method.into(),
-                    items: Vec::new(),
-                }
+                let mut page = self.html_page(&decoded.text, url);
+                page.charset = charset;
+                page
             }
         };
         if out.text.is_empty() && out.items.is_empty() {
@@ -285,6 +333,35 @@ impl Extractor {
         }
         truncate_at_char(&mut out.text, self.cfg.max_text_bytes);
         Ok(out)
+    }
+
+    /// Everything the configuration asks for of an HTML string: title, main text, and (when
+    /// configured) its parts and metadata; `charset` is left for the caller to fill in.
+    pub fn html_page(&mut self, html: &str, url: Option<&str>) -> Extracted {
+        let (title, mut text) = self.html_text(html);
+        truncate_at_char(&mut text, self.cfg.max_text_bytes);
+        let parts = if self.cfg.structure {
+            self.parts()
+        } else {
+            Vec::new()
+        };
+        let metadata = self.cfg.metadata.then(|| {
+            let visible = if text.is_empty() {
+                &self.doc.text
+            } else {
+                &text
+            };
+            Box::new(metadata::read(html, url, visible, &self.doc.text))
+        });
+        Extracted {
+            title,
+            text,
+            charset: "UTF-8",
+            method: self.cfg.method.into(),
+            items: Vec::new(),
+            parts,
+            metadata,
+        }
     }
 
     /// Title and main text of an HTML string with the configured method.
@@ -312,6 +389,34 @@ impl Extractor {
             }
         };
         (doc.title.clone(), text)
+    }
+
+    /// What each block of the text of the last [`Extractor::html_text`] is.
+    pub fn parts(&self) -> Vec<Part> {
+        let doc = &self.doc;
+        let whole = |(i, b): (usize, &dom::Block)| (i, b.start as usize, b.end as usize);
+        match self.cfg.method {
+            Method::Full => structure::parts(doc, doc.blocks.iter().enumerate().map(whole)),
+            Method::Blocks => structure::parts(
+                doc,
+                self.picked
+                    .iter()
+                    .filter_map(|&i| doc.blocks.get(i).map(|b| whole((i, b)))),
+            ),
+            Method::Plateau => {
+                let Some((s, e)) = plateau::select(doc) else {
+                    return Vec::new();
+                };
+                let first = doc.blocks.partition_point(|b| (b.end as usize) <= s);
+                let inside = doc.blocks.iter().enumerate().skip(first);
+                structure::parts(
+                    doc,
+                    inside
+                        .take_while(|(_, b)| (b.start as usize) < e)
+                        .map(|(i, b)| (i, (b.start as usize).max(s), (b.end as usize).min(e))),
+                )
+            }
+        }
     }
 }
 

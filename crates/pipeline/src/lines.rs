@@ -33,15 +33,40 @@ pub struct RecordLine<'a> {
     pub payload_length: u64,
 }
 
-/// One line of `crawlsift extract` for a page.
+/// One line of `crawlsift extract` for a page. `file`, `offset` and `date` are those of
+/// [`RecordLine`], so every text leads back to its record.
 #[derive(Debug, Serialize)]
 pub struct PageLine<'a> {
+    /// Input name.
+    pub file: &'a str,
+    /// Byte offset of the record in its input.
+    pub offset: u64,
     /// Record id.
     pub id: &'a str,
+    /// Capture date as the record gives it.
+    pub date: Option<&'a str>,
     /// Target URL.
     pub url: Option<&'a str>,
-    /// The page's title.
+    /// The page's title (with `--with-metadata`, the headline without the site's name).
     pub title: &'a str,
+    /// With `--with-metadata`: the author(s), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub author: Option<&'a str>,
+    /// With `--with-metadata`: the publication date (ISO 8601), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub published: Option<&'a str>,
+    /// With `--with-metadata`: the site's name, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sitename: Option<&'a str>,
+    /// With `--with-metadata`: the main text's language (ISO 639-1), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language: Option<&'a str>,
+    /// With `--with-metadata`: the page's description, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<&'a str>,
+    /// With `--with-metadata`: the canonical URL the page names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub canonical: Option<&'a str>,
     /// The page's main text.
     pub text: &'a str,
     /// The declared media type, without parameters.
@@ -52,19 +77,26 @@ pub struct PageLine<'a> {
     pub method: TextMethod,
 }
 
-/// One line of `crawlsift extract` for an item of a feed.
+/// One line of `crawlsift extract --feeds` for an item of a feed; `file`, `offset` and `date`
+/// are the feed record's, as in [`PageLine`].
 #[derive(Debug, Serialize)]
 pub struct FeedItemLine<'a> {
+    /// Input name.
+    pub file: &'a str,
+    /// Byte offset of the feed's record in its input.
+    pub offset: u64,
     /// The feed's record id.
     pub id: &'a str,
+    /// Capture date of the feed as the record gives it.
+    pub date: Option<&'a str>,
     /// The item's number in the feed, from 0.
     pub item: usize,
     /// The item's link.
     pub url: &'a str,
     /// The item's title.
     pub title: &'a str,
-    /// The item's date (RFC 3339), when known.
-    pub date: Option<&'a str>,
+    /// The item's own date (RFC 3339), when known.
+    pub published: Option<&'a str>,
     /// The item's text.
     pub text: &'a str,
     /// The feed's declared media type, without parameters.

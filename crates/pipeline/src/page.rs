@@ -8,6 +8,12 @@
 //! the extractor turns into text. Everything else is counted under a stable reason name: other
 //! record types (`record_type`), other HTTP statuses (`http_status`), unparsable HTTP
 //! (`bad_http`), and the extractor's own reasons (`pdf`, `image`, `binary`, `empty`, ...).
+//!
+//! Two kinds of records that hold text are not pages, for `extract` and `dedup` alike: a site's
+//! `robots.txt` (`robots_txt`) and the crawler's own files stored as `resource` records (a
+//! `wget.log` under a `metadata://` URI, a crawl log under `file:`): `crawler_log`. A feed is
+//! read as one (`TextMethod::Feed`); `dedup` never clusters it ([`FEED_SKIP`]) and `extract`
+//! skips it under the same name unless it is asked to split feeds into their items.
 
 use crawlsift_common::SourcePos;
 use crawlsift_extractor::{Extracted, Extractor, Skip, TextMethod};
@@ -54,6 +60,12 @@ pub fn extract_record(rec: &Record, ex: &mut Extractor) -> Outcome {
     if !may_be_page(&rec.kind) {
         return Outcome::Skipped("record_type");
     }
+    if is_robots_txt(rec.url.as_deref()) {
+        return Outcome::Skipped(ROBOTS_SKIP);
+    }
+    if rec.kind == RecordKind::Resource && is_crawler_file(rec.url.as_deref()) {
+        return Outcome::Skipped(CRAWLER_LOG_SKIP);
+    }
     let ctype;
     let result = match rec.http() {
         Some(Ok(resp)) => {
@@ -66,7 +78,7 @@ pub fn extract_record(rec: &Record, ex: &mut Extractor) -> Outcome {
                 return Outcome::Skipped("too_large");
             }
             ctype = resp.header("content-type").map(str::to_string);
-            ex.extract(&resp.body, ctype.as_deref(), None)
+            ex.extract_at(&resp.body, ctype.as_deref(), None, rec.url.as_deref())
         }
         Some(Err(_)) => return Outcome::Skipped("bad_http"),
         None => {
@@ -79,7 +91,7 @@ pub fn extract_record(rec: &Record, ex: &mut Extractor) -> Outcome {
                 }
             }
             ctype = rec.content_type.clone();
-            ex.extract(&rec.block, ctype.as_deref(), None)
+            ex.extract_at(&rec.block, ctype.as_deref(), None, rec.url.as_deref())
         }
     };
     match result {
@@ -100,6 +112,21 @@ pub const FEED_SKIP: &str = "feed";
 /// (sites share them word for word, and a recrawl repeats them).
 pub const ROBOTS_SKIP: &str = "robots_txt";
 
+/// The reason name of a crawler's own file kept as a `resource` record (its log, its manifest):
+/// written by the crawler about the crawl, not captured from the web.
+pub const CRAWLER_LOG_SKIP: &str = "crawler_log";
+
+/// True when a `resource` record's URI is not one a web page is captured from: crawlers store
+/// their logs and manifests under `metadata://`, `file:` or no URI at all, pages under
+/// `http(s)://` (or `ftp://`).
+fn is_crawler_file(url: Option<&str>) -> bool {
+    let Some(url) = url else { return true };
+    let scheme = url.split_once(':').map_or("", |(s, _)| s);
+    !["http", "https", "ftp"]
+        .iter()
+        .any(|w| scheme.eq_ignore_ascii_case(w))
+}
+
 /// True when a URL names a site's `robots.txt`.
 fn is_robots_txt(url: Option<&str>) -> bool {
     url.and_then(|u| u.split(['?', '#']).next())
@@ -111,9 +138,6 @@ fn is_robots_txt(url: Option<&str>) -> bool {
 /// The document `crawlsift dedup` clusters from a record: a page that is not a feed, or the
 /// stable name of why there is none (see [`extract_record`] and [`FEED_SKIP`]).
 pub fn clustered_page(rec: &Record, ex: &mut Extractor) -> Result<Extracted, &'static str> {
-    if is_robots_txt(rec.url.as_deref()) {
-        return Err(ROBOTS_SKIP);
-    }
     match extract_record(rec, ex) {
         Outcome::Page(p, _) if p.method == TextMethod::Feed => Err(FEED_SKIP),
         Outcome::Page(p, _) => Ok(p),
@@ -178,6 +202,18 @@ mod tests {
                 "http://e/robots.txt",
                 &http("200 OK", "text/plain", "User-agent: *\nDisallow: /admin/"),
             ),
+            (
+                "WARC/1.0\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:log>\r\n\
+                 WARC-Target-URI: metadata://gnu.org/software/wget/warc/wget.log\r\n\
+                 Content-Type: text/plain\r\nContent-Length: 20\r\n\r\nConnecting to a.com\n\r\n\r\n"
+            )
+            .to_string(),
+            format!(
+                "WARC/1.0\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:res>\r\n\
+                 WARC-Target-URI: https://f/page.html\r\n\
+                 Content-Type: text/html\r\nContent-Length: {}\r\n\r\n{page}\r\n\r\n",
+                page.len()
+            ),
         ]
         .concat();
         let mut ex = ExtractorBuilder::new().build().unwrap();
@@ -203,7 +239,9 @@ mod tests {
                 "http_status",
                 "feed:application/rss+xml",
                 "pdf",
-                "text:text/plain"
+                ROBOTS_SKIP,
+                CRAWLER_LOG_SKIP,
+                "blocks:text/html",
             ]
         );
         assert_eq!(
@@ -215,6 +253,8 @@ mod tests {
                 Err(FEED_SKIP),
                 Err("pdf"),
                 Err(ROBOTS_SKIP),
+                Err(CRAWLER_LOG_SKIP),
+                Ok("A page with a few words of text in it.".to_string()),
             ]
         );
     }
