@@ -318,3 +318,22 @@ pub const STREAM_RESYNC_BYTES: usize = 16 << 20;
 /// kept as stored and flagged `too_large`: the extractor reads at most [`MAX_HTML_BYTES`] of a
 /// page, so decoding more only costs memory (one such buffer per worker thread) and time.
 pub const MAX_HTTP_DECODED_BYTES: usize = MAX_HTML_BYTES;
+
+// --- the fingerprint index (crates/store, `crawlsift index`, `query`, `dedup --against`) -------
+
+/// Documents of one index segment. A band table entry packs a 16-bit band key and a 16-bit row
+/// number into 4 bytes, so a segment holds at most 2^16 documents; a larger build writes several
+/// segments, each searched on its own.
+pub const STORE_SEGMENT_MAX_DOCS: usize = 1 << 16;
+
+/// Rows of one band bucket a search looks at (the lowest rows first). A true near-duplicate
+/// shares many of 96 buckets, while a bucket a hostile or template-heavy index fills with
+/// thousands of rows would otherwise make one query cost as much as a scan.
+pub const STORE_MAX_BUCKET_ROWS: usize = 4_096;
+
+/// Largest header (fixed part, section table and the configuration as JSON) of a segment file; a
+/// header claiming more is damage, refused before anything is read from it.
+pub const STORE_MAX_HEADER_BYTES: usize = 1 << 16;
+
+/// Results a query prints by default (`crawlsift query --limit`).
+pub const STORE_QUERY_LIMIT: usize = 100;
