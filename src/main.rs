@@ -3,7 +3,9 @@
 
 mod dedup;
 mod extract;
+mod index;
 mod progress;
+mod query;
 mod records;
 mod stats;
 
@@ -49,6 +51,12 @@ enum Command {
     /// Term statistics of the documents' main text: counts, Zipf's and Heaps' laws, unusualness.
     #[command(after_help = format!("{}\n\n{EXIT_STATUS_HELP}", stats::WORDS_HELP))]
     Stats(stats::StatsArgs),
+    /// Index archives: fingerprints, band tables and clusters in IDX/fp/, searched by `query`.
+    #[command(after_help = EXIT_STATUS_HELP)]
+    Index(index::IndexArgs),
+    /// The near-duplicates of one document among an index's documents, as JSON lines.
+    #[command(after_help = EXIT_STATUS_HELP)]
+    Query(query::QueryArgs),
 }
 
 /// Set by the first Ctrl-C: readers stop, workers drain, and the command ends cleanly.
@@ -99,6 +107,8 @@ fn main() -> ExitCode {
         Command::Extract(args) => extract::run(args),
         Command::Dedup(args) => dedup::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Index(args) => index::run(args),
+        Command::Query(args) => query::run(args),
     };
     match result {
         Ok(code) => code,

@@ -15,7 +15,8 @@ wires these pieces together. One module per concept:
 * [`verdict`]: what clustering decided per document (the keep/duplicate rule);
 * [`lines`]: the JSON line types of the outputs; [`write`](mod@write): their writers; [`output`]: files that
   appear whole or not at all;
-* [`report`] builds `report.json`; [`html`] writes `report.html` beside it.
+* [`report`] builds `report.json`; [`html`] writes `report.html` beside it;
+* [`segment`]: the fingerprint index of `crawlsift index` (segments, re-clustering, append).
 
 ```
 use crawlsift_extractor::ExtractorBuilder;
@@ -51,6 +52,7 @@ pub mod lines;
 pub mod output;
 pub mod page;
 pub mod report;
+pub mod segment;
 pub mod site;
 pub mod stages;
 pub mod verdict;
