@@ -14,6 +14,7 @@ use clap::Args;
 use crawlsift_common::limits;
 use crawlsift_dedup::{Clusterer, Clustering, DedupConfig};
 use crawlsift_extractor::{ExtractorBuilder, Method};
+use crawlsift_pipeline::against::{open_index, search_against, AgainstCounts};
 use crawlsift_pipeline::checkpoint::{Checkpoints, RunKey};
 use crawlsift_pipeline::collect::Collected;
 use crawlsift_pipeline::dedup::{read_documents, DedupHooks, DedupSettings, StageTimes};
@@ -63,6 +64,10 @@ pub struct DedupArgs {
     /// exact copies.
     #[arg(long, value_name = "WORDS", default_value_t = limits::DEDUP_MIN_WORDS)]
     pub min_words: usize,
+    /// Also report which documents duplicate documents of this index (made by `crawlsift
+    /// index`; its archives are not read): `against.jsonl`, and counts in `report.json`.
+    #[arg(long, value_name = "IDX")]
+    pub against: Option<PathBuf>,
 }
 
 /// The checked settings of a run.
@@ -120,6 +125,8 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let started_at = unix_seconds();
     let setup = Setup::new(&args)?;
+    let against = args.against.as_deref();
+    let against = against.map(|i| open_index(i, &setup.dedup)).transpose()?;
     let mut checkpoints = open_outputs(&args, &setup)?;
     let times = StageTimes::default();
     let collected = read(&args, &setup, &mut checkpoints, &times)?;
@@ -136,6 +143,14 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
     } = collected;
     let tally = setup.inputs.tally(&reports, args.quiet);
     let read_done = started.elapsed();
+    let against = match &against {
+        Some(ix) => {
+            let how = (setup.dedup.threshold, setup.threads);
+            let c = search_against(ix, &clusterer, &catalog, &setup.inputs, how, &args.out)?;
+            Some(c)
+        }
+        None => None,
+    };
     let clustered = cluster(clusterer, setup.threads);
     let verdicts = Verdicts::new(&clustered.clustering, catalog.documents());
 
@@ -180,10 +195,19 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
         catalog: &catalog,
         verdicts: &verdicts,
     };
-    write_report(&args.out, &parts, &clustered.zipf, &setup.extractor)?;
+    write_report(
+        &args.out,
+        &parts,
+        &clustered.zipf,
+        &setup.extractor,
+        against.as_ref(),
+    )?;
     checkpoints.finish()?;
     if !args.quiet {
         print_summary(&args, &parts);
+        if let Some(a) = &against {
+            eprintln!("  against:   {}", a.summary(&args.out));
+        }
     }
     // A Ctrl-C that comes once every input is read no longer stops anything: the outputs above
     // are whole, and the status says how the reading went.
@@ -299,12 +323,17 @@ fn write_report(
     parts: &ReportParts<'_>,
     zipf: &ZipfCurves,
     extractor: &ExtractorBuilder,
+    against: Option<&AgainstCounts>,
 ) -> anyhow::Result<()> {
     let report = build_report(parts);
     let pairs = largest_pairs(parts, extractor);
     write_html(&out.join(HTML_FILE), parts, &report, zipf, &pairs)?;
+    let mut json = serde_json::to_value(&report)?;
+    if let (Some(a), Some(obj)) = (against, json.as_object_mut()) {
+        obj.insert("against".into(), serde_json::to_value(a)?);
+    }
     let mut f = AtomicFile::create(&out.join(REPORT_FILE))?;
-    serde_json::to_writer_pretty(&mut f, &report)?;
+    serde_json::to_writer_pretty(&mut f, &json)?;
     f.write_all(b"\n")?;
     f.commit()
 }

@@ -16,6 +16,7 @@ wires these pieces together. One module per concept:
 * [`lines`]: the JSON line types of the outputs; [`write`](mod@write): their writers; [`output`]: files that
   appear whole or not at all;
 * [`report`] builds `report.json`; [`html`] writes `report.html` beside it;
+* [`against`]: `dedup --against`, this run's documents searched for in an index;
 * [`segment`]: the fingerprint index of `crawlsift index` (segments, re-clustering, append).
 
 ```
@@ -42,6 +43,7 @@ assert_eq!(texts, ["Hello there, reader."]);
 */
 #![deny(missing_docs)]
 
+pub mod against;
 pub mod catalog;
 pub mod checkpoint;
 pub mod collect;
