@@ -10,8 +10,9 @@
 //! 32      8     header checksum: XXH3-64 of bytes 0..H with this field zero (u64)
 //! 40      4     configuration length C (u32)
 //! 44      4     sections S (u32)
-//! 48      16 S  per section: offset (u64), length (u64), absolute, 8-byte aligned
-//! 48+16S  C     the `DedupConfig` as JSON
+//! 48      8     file length (u64): a truncated file is refused on opening
+//! 56      16 S  per section: offset (u64), length (u64), absolute, 8-byte aligned
+//! 56+16S  C     the `DedupConfig` as JSON
 //! H       ...   the sections
 //! ```
 //!
@@ -36,7 +37,7 @@ use crate::error::{Result, StoreError};
 /// Version of the layout; a file of another version is refused.
 pub const VERSION: u32 = 1;
 
-const FIXED: usize = 48;
+const FIXED: usize = 56;
 const HEADER_CHECKSUM_AT: usize = 32;
 
 /// A store file, memory-mapped, its header checked.
@@ -91,6 +92,16 @@ impl StoreFile {
         let needed = FIXED + 16 * count + config_len;
         if header_len > STORE_MAX_HEADER_BYTES || header_len < needed || header_len > b.len() {
             return Err(bad(12, format!("header length {header_len} impossible")));
+        }
+        if le64(b, 48) != b.len() as u64 {
+            return Err(bad(
+                48,
+                format!(
+                    "{} bytes, written as {}: truncated or extended",
+                    b.len(),
+                    le64(b, 48)
+                ),
+            ));
         }
         let mut zeroed = b[..header_len].to_vec();
         zeroed[HEADER_CHECKSUM_AT..HEADER_CHECKSUM_AT + 8].fill(0);
@@ -279,6 +290,7 @@ pub fn write_file(
     header.extend_from_slice(&[0u8; 16]); // body and header checksums, filled below
     header.extend_from_slice(&(config_json.len() as u32).to_le_bytes());
     header.extend_from_slice(&(sections.len() as u32).to_le_bytes());
+    header.extend_from_slice(&(align8(at) as u64).to_le_bytes());
     for &(off, len) in &layout {
         header.extend_from_slice(&(off as u64).to_le_bytes());
         header.extend_from_slice(&(len as u64).to_le_bytes());
