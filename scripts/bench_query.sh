@@ -12,7 +12,8 @@
 #
 # usage: scripts/bench_query.sh SHARED SCRATCH [--80k] [--datasketch]
 #   SHARED  the shared evaluation folder (read-only)   SCRATCH  where corpora and indexes go
-#   env BIN (default target/release/crawlsift, built if missing), PEER_PY (a python with datasketch)
+#   env BIN (default target/release/crawlsift, built if missing), PEER_PY (a python with datasketch),
+#   SKIP_BUILD=1 (search the indexes an earlier run left in SCRATCH instead of building them again)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 usage="usage: bench_query.sh SHARED SCRATCH [--80k] [--datasketch]"
@@ -44,43 +45,72 @@ timed() { # label cmd... -> "label: S s, M MB" (exit status 3, skipped label fil
   local st=0
   /usr/bin/time -f "%e %M" -o "$scratch/time.txt" "$@" >/dev/null 2>"$scratch/stderr.txt" || st=$?
   if [ "$st" -ne 0 ] && [ "$st" -ne 3 ]; then cat "$scratch/stderr.txt" >&2; exit "$st"; fi
-  read -r secs kb < "$scratch/time.txt"
+  read -r secs kb < <(tail -n 1 "$scratch/time.txt")
   printf '%-28s %6.2f s  %6.0f MB  (exit %d)\n' "$label" "$secs" "$((kb / 1024))" "$st"
 }
 
 c20=$(corpus 20000 1)
 archives=$(ls "$c20"/*.warc.gz)
 echo "== build on $c20 ($(echo "$archives" | wc -l) archives, 20,000 documents)"
-for run in 1 2; do
+for run in $([ "${SKIP_BUILD:-}" = 1 ] || echo 1 2); do
   # shellcheck disable=SC2086
   timed "dedup (run $run)" "$BIN" dedup -q --force --out "$scratch/dedup20k" $archives
   # shellcheck disable=SC2086
   timed "index (run $run)" "$BIN" index -q --force --out "$scratch/idx20k" $archives
 done
 # shellcheck disable=SC2086
-"$BIN" index --force --out "$scratch/idx20k" $archives 2>&1 | grep -E "documents added|bytes per document"
+[ "${SKIP_BUILD:-}" = 1 ] ||
+  "$BIN" index --force --out "$scratch/idx20k" $archives 2>&1 | grep -E "documents added|bytes per document"
 
 searches() { # index clusters dedup_documents label
   python3 - "$BIN" "$@" <<'PY'
 import gzip, json, os, random, subprocess, sys, time
 binp, idx, clusters, docs, label = sys.argv[1:6]
-urls = sorted({json.loads(l).get("url") for l in gzip.open(docs, "rt")} - {None})
+lines = map(json.loads, gzip.open(docs, "rt"))  # the documents (records skipped are not indexed)
+urls = sorted({d.get("url") for d in lines if d.get("skipped") is None} - {None})
 random.seed(1)
 sample = random.sample(urls, min(200, len(urls)))
 def query(url):
+    """Wall time with process start, peak RSS (wait4), status, output."""
     t = time.perf_counter()
     p = subprocess.Popen([binp, "query", idx, "--url", url], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     out = p.stdout.read()
     _, status, ru = os.wait4(p.pid, 0)
     return time.perf_counter() - t, ru.ru_maxrss, status, out
-lat, rss = [], []
+def memory_at_exit(url):
+    """Largest anonymous and file-backed resident KB of a query seen while strace holds it at
+    each munmap and at exit_group (the index is unmapped when the query ends, so the state before
+    its first munmap is the one with every index page it touched). Mapped index pages are
+    file-backed (page cache: shared, reclaimable); anonymous memory is what the query allocated."""
+    cmd = ["strace", "-qq", "-o", "/dev/null", "-e", "trace=munmap,exit_group",
+           "-e", "inject=munmap,exit_group:delay_enter=30000", binp, "query", idx, "--url", url]
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    anon = filed = 0
+    while p.poll() is None:
+        try:
+            child = open(f"/proc/{p.pid}/task/{p.pid}/children").read().split()
+            # Held at munmap (11) or exit_group (231) on x86-64, not at strace's stop at exec.
+            if child and open(f"/proc/{child[0]}/syscall").read().split()[0] in ("11", "231"):
+                f = dict(l.split(":", 1) for l in open(f"/proc/{child[0]}/status").read().splitlines())
+                anon = max(anon, int(f["RssAnon"].split()[0]))
+                filed = max(filed, int(f["RssFile"].split()[0]))
+        except (OSError, IndexError, KeyError, ValueError):
+            pass
+    return anon, filed
+lat, rss, anons, files = [], [], [], []
 for u in sample:
     dt, kb, status, _ = query(u)
     assert status == 0, u
     lat.append(dt * 1000); rss.append(kb / 1024)
-lat.sort(); rss.sort()
+have_strace = subprocess.run(["which", "strace"], capture_output=True).returncode == 0
+for u in sample[:30] if have_strace else []:
+    anon, filed = memory_at_exit(u)
+    anons.append(anon / 1024); files.append(filed / 1024)
+anons = anons or [float("nan")]; files = files or [float("nan")]
+lat.sort(); rss.sort(); anons.sort(); files.sort()
 print(f"{label}: query --url over {len(sample)} documents: median {lat[len(lat)//2]:.1f} ms, "
-      f"p90 {lat[int(len(lat)*0.9)]:.1f} ms; peak RSS median {rss[len(rss)//2]:.1f} MB, max {rss[-1]:.1f} MB")
+      f"p90 {lat[int(len(lat)*0.9)]:.1f} ms; peak RSS median {rss[len(rss)//2]:.1f} MB, max {rss[-1]:.1f} MB; "
+      f"largest seen (30 calls): anonymous max {anons[-1]:.1f} MB, file-backed (binary and index pages) median {files[len(files)//2]:.1f} MB")
 if clusters == "-":
     sys.exit(0)
 mates = {}
@@ -107,8 +137,11 @@ searches "$scratch/idx20k" "$scratch/idx20k/fp/clusters.jsonl" "$scratch/dedup20
 if [ "$big" = yes ]; then
   c80=$(corpus 80000 80)
   echo "== 80k index ($c80)"
-  timed "index 80k" "$BIN" index -q --force --out "$scratch/idx80k" "$c80"
-  "$BIN" dedup -q --force --out "$scratch/dedup80k" "$c80" 2>/dev/null || true
+  if [ "${SKIP_BUILD:-}" != 1 ]; then
+    timed "index 80k" "$BIN" index -q --force --out "$scratch/idx80k" "$c80"
+    "$BIN" index --append --out "$scratch/idx80k" "$c80" 2>&1 | grep -E "bytes per document"
+    "$BIN" dedup -q --force --out "$scratch/dedup80k" "$c80" 2>/dev/null || true
+  fi
   searches "$scratch/idx80k" - "$scratch/dedup80k/documents.jsonl.gz" "80k index"
   du -sh "$scratch/idx20k/fp" "$scratch/idx80k/fp"
 fi
