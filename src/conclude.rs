@@ -10,6 +10,7 @@ use std::time::{Duration, Instant, SystemTime};
 use anyhow::bail;
 use crawlsift_dedup::{Clusterer, Clustering, DedupConfig};
 use crawlsift_extractor::{ExtractorBuilder, Method};
+use crawlsift_pipeline::against::search_against;
 use crawlsift_pipeline::checkpoint::Checkpoints;
 use crawlsift_pipeline::collect::Collected;
 use crawlsift_pipeline::dedup::StageTimes;
@@ -23,6 +24,7 @@ use crawlsift_pipeline::write::{
     write_outputs, CLUSTERS_FILE, DOCUMENTS_FILE, HTML_FILE, OUTPUT_FILES, REPORT_FILE,
 };
 use crawlsift_pipeline::{InputSet, ReadTally};
+use crawlsift_store::Index;
 
 /// Where a run writes and how it talks.
 pub(crate) struct RunOutputs<'a> {
@@ -48,6 +50,8 @@ pub(crate) struct RunContext<'a> {
     pub dedup: &'a DedupConfig,
     /// The extractor settings (for the report's side-by-side pairs).
     pub extractor: &'a ExtractorBuilder,
+    /// The index this run's documents are searched in (`dedup --against`).
+    pub against: Option<&'a Index>,
 }
 
 /// Clusters what was collected, writes every output and the reports, removes the run's
@@ -71,6 +75,20 @@ pub(crate) fn conclude(
     } = collected;
     let tally = ctx.inputs.tally(&reports, run.quiet);
     let read_done = started.elapsed();
+    let against = match ctx.against {
+        Some(ix) => {
+            let how = (ctx.dedup.threshold, ctx.threads);
+            Some(search_against(
+                ix, &clusterer, &catalog, ctx.inputs, how, run.out,
+            )?)
+        }
+        None => None,
+    };
+    // Sections of report.json beyond the run's own: each named, in a fixed order.
+    let mut sections: Vec<(&str, serde_json::Value)> = Vec::new();
+    if let Some(a) = &against {
+        sections.push(("against", serde_json::to_value(a)?));
+    }
     let clustered = cluster(clusterer, ctx.threads);
     let verdicts = Verdicts::new(&clustered.clustering, catalog.documents());
 
@@ -115,10 +133,13 @@ pub(crate) fn conclude(
         catalog: &catalog,
         verdicts: &verdicts,
     };
-    write_report(run.out, &parts, &clustered.zipf, ctx.extractor)?;
+    write_report(run.out, &parts, &clustered.zipf, ctx.extractor, &sections)?;
     checkpoints.finish()?;
     if !run.quiet {
         print_summary(run, &parts);
+        if let Some(a) = &against {
+            eprintln!("  against:   {}", a.summary(run.out));
+        }
     }
     // A Ctrl-C that comes once every input is read no longer stops anything: the outputs above
     // are whole, and the status says how the reading went.
@@ -154,19 +175,26 @@ fn cluster(clusterer: Clusterer, threads: usize) -> Clustered {
     }
 }
 
-/// Writes `report.html` and then `report.json` (each whole or not at all; `report.json`, last,
+/// Writes `report.html` and then `report.json` (with `sections` added at its end) (each whole or not at all; `report.json`, last,
 /// says the run finished).
 fn write_report(
     out: &Path,
     parts: &ReportParts<'_>,
     zipf: &ZipfCurves,
     extractor: &ExtractorBuilder,
+    sections: &[(&str, serde_json::Value)],
 ) -> anyhow::Result<()> {
     let report = build_report(parts);
     let pairs = largest_pairs(parts, extractor);
     write_html(&out.join(HTML_FILE), parts, &report, zipf, &pairs)?;
+    let mut json = serde_json::to_value(&report)?;
+    if let Some(obj) = json.as_object_mut() {
+        for (name, value) in sections {
+            obj.insert((*name).to_string(), value.clone());
+        }
+    }
     let mut f = AtomicFile::create(&out.join(REPORT_FILE))?;
-    serde_json::to_writer_pretty(&mut f, &report)?;
+    serde_json::to_writer_pretty(&mut f, &json)?;
     f.write_all(b"\n")?;
     f.commit()
 }

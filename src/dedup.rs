@@ -13,6 +13,7 @@ use clap::Args;
 use crawlsift_common::limits;
 use crawlsift_dedup::{Clusterer, DedupConfig};
 use crawlsift_extractor::{ExtractorBuilder, Method};
+use crawlsift_pipeline::against::open_index;
 use crawlsift_pipeline::checkpoint::{Checkpoints, RunKey};
 use crawlsift_pipeline::collect::Collected;
 use crawlsift_pipeline::dedup::{read_documents, DedupHooks, DedupSettings, StageTimes};
@@ -21,6 +22,7 @@ use crawlsift_pipeline::shard::{assign, ShardManifest, ShardSpec, SHARD_FORMAT};
 use crawlsift_pipeline::write::TextSpill;
 use crawlsift_pipeline::InputSet;
 use crawlsift_reader::{Input, ReaderConfig};
+use crawlsift_store::Index;
 
 use crate::conclude::{conclude, refuse_old_outputs, unix_seconds, RunContext, RunOutputs};
 use crate::progress::Progress;
@@ -62,6 +64,10 @@ pub struct DedupArgs {
     /// writes the outputs; with --text the shard keeps the texts (the merge writes the file).
     #[arg(long, value_name = "I/N")]
     pub shard: Option<ShardSpec>,
+    /// Also report which documents duplicate documents of this index (made by `crawlsift
+    /// index`; its archives are not read): `against.jsonl`, and counts in `report.json`.
+    #[arg(long, value_name = "IDX")]
+    pub against: Option<PathBuf>,
 }
 
 /// The checked settings of a run.
@@ -111,12 +117,13 @@ impl Setup {
     }
 
     /// What the end of the run needs of these settings.
-    fn context(&self) -> RunContext<'_> {
+    fn context<'a>(&'a self, against: Option<&'a Index>) -> RunContext<'a> {
         RunContext {
             inputs: &self.inputs,
             threads: self.threads,
             dedup: &self.dedup,
             extractor: &self.extractor,
+            against,
         }
     }
 
@@ -138,6 +145,12 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let started_at = unix_seconds();
     let setup = Setup::new(&args)?;
+    if args.shard.is_some() && args.against.is_some() {
+        let why = "--against is the merge's to do: a shard only reads";
+        return Err(crate::UsageError(why.into()).into());
+    }
+    let against = args.against.as_deref();
+    let against = against.map(|i| open_index(i, &setup.dedup)).transpose()?;
     let mut checkpoints = open_outputs(&args, &setup)?;
     let times = StageTimes::default();
     let mine = setup.mine(args.shard);
@@ -158,7 +171,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
     };
     conclude(
         &run,
-        &setup.context(),
+        &setup.context(against.as_ref()),
         collected,
         checkpoints,
         &times,

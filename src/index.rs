@@ -1,16 +1,26 @@
-//! `crawlsift index` (the CDXJ half): builds, or with `--append` extends, an index directory
-//! (`index.cdxj`, `archives.jsonl`, with `--compress` the ZipNum files) by calling
-//! `crawlsift_cdxj::build` / `append`, and prints what it did.
+//! `crawlsift index`: builds, or with `--append` extends, an index directory in two halves, each
+//! the work of a library: the CDXJ index for random access by URL (`index.cdxj`,
+//! `archives.jsonl`, with `--compress` the ZipNum files: `crawlsift_cdxj::build` / `append`) and
+//! the fingerprint index `IDX/fp/` (segments, state, clusters: reading archives as `crawlsift
+//! dedup` does, `crawlsift_pipeline::segment::build_index`). This module parses the arguments,
+//! runs the two halves one after the other and prints what each did.
 
-use crate::ExitCode;
 use std::path::PathBuf;
+use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
 use crawlsift_cdxj::{BuildOptions, BuildSummary, INDEX};
+use crawlsift_common::limits;
+use crawlsift_dedup::{Clusterer, DedupConfig};
+use crawlsift_extractor::{ExtractorBuilder, Method};
+use crawlsift_pipeline::dedup::{DedupHooks, StageTimes};
+use crawlsift_pipeline::segment::{build_index, IndexRequest};
+
 use crawlsift_reader::{expand_inputs, Input};
 
-use crate::UsageError;
+use crate::progress::Progress;
+use crate::{ExitCode, UsageError};
 
 /// Arguments of `crawlsift index`.
 #[derive(Args, Debug)]
@@ -18,10 +28,10 @@ pub struct IndexArgs {
     /// Archive files or directories (recursed in sorted order).
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
-    /// The index directory (created if missing).
-    #[arg(long)]
+    /// The index folder (created if missing).
+    #[arg(long, short = 'o', value_name = "IDX")]
     pub out: PathBuf,
-    /// Add the inputs to the index in --out: archives already indexed are not read again.
+    /// Add the inputs not yet in the index (by content) as a new segment, and cluster again.
     #[arg(long)]
     pub append: bool,
     /// Also write a ZipNum index (index.cdxj.gz, index.idx, index.loc) as pywb reads it.
@@ -30,16 +40,93 @@ pub struct IndexArgs {
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j', value_parser = crate::threads_arg)]
     pub threads: Option<usize>,
-    /// Replace an index already in --out.
+    /// Replace an existing index.
     #[arg(long)]
     pub force: bool,
-    /// Print nothing but errors.
-    #[arg(long)]
+    /// No progress bar and no summary on stderr.
+    #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Near-duplicates share at least this much of their words (as `crawlsift dedup`).
+    #[arg(long, value_name = "SHARE", default_value_t = limits::DEDUP_THRESHOLD)]
+    pub threshold: f64,
+    /// Texts with fewer words are too short to judge (as `crawlsift dedup`).
+    #[arg(long, value_name = "WORDS", default_value_t = limits::DEDUP_MIN_WORDS)]
+    pub min_words: usize,
 }
 
 /// Runs `crawlsift index`.
 pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let threads = crate::threads(args.threads);
+    let dedup = DedupConfig {
+        threshold: args.threshold,
+        min_words: args.min_words,
+        ..DedupConfig::default()
+    };
+    Clusterer::new(&dedup).map_err(|e| crate::UsageError(e.to_string()))?;
+    let cdxj = build_cdxj(&args, threads)?;
+    let method = Method::default();
+    let extractor = ExtractorBuilder::new().method(method);
+    let progress = Progress::new(0, args.quiet);
+    let times = StageTimes::default();
+    let hooks = DedupHooks {
+        cancelled: &crate::cancelled,
+        progress: &|bytes, docs| progress.update(bytes, docs),
+        times: &times,
+    };
+    let req = IndexRequest {
+        inputs: &args.inputs,
+        out: &args.out,
+        append: args.append,
+        force: args.force,
+        threads,
+        dedup: &dedup,
+        extractor: &extractor,
+        method: method.as_str(),
+        quiet: args.quiet,
+    };
+    let summary = build_index(&req, &hooks);
+    progress.finish();
+    let summary = summary?;
+    if summary.interrupted {
+        eprintln!("crawlsift index: interrupted; run the same command again to finish");
+        return Ok(ExitCode::from(crate::EXIT_INTERRUPTED));
+    }
+    if !args.quiet {
+        let per_doc = |b: u64| b as f64 / summary.documents.max(1) as f64;
+        eprintln!(
+            "crawlsift index: {} documents added, {} in {} segments, {} clusters, in {:.1} s",
+            summary.added,
+            summary.documents,
+            summary.segments,
+            summary.clusters,
+            started.elapsed().as_secs_f64()
+        );
+        eprintln!(
+            "  bytes per document: {:.0} fingerprints and band tables, {:.0} document table, {:.0} word profiles",
+            per_doc(summary.sizes.fingerprints_and_tables),
+            per_doc(summary.sizes.documents),
+            per_doc(summary.sizes.profiles),
+        );
+        eprintln!("  index: {}", args.out.join("fp").display());
+    }
+    let fingerprints = match &summary.tally {
+        Some(t) => crate::exit_code(false, t),
+        None => ExitCode::SUCCESS,
+    };
+    // The graver of the two halves' statuses: fatal, then problems in the input, then clean.
+    Ok([cdxj, fingerprints]
+        .into_iter()
+        .max_by_key(|c| match c.0 {
+            0 => 0,
+            crate::EXIT_PROBLEMS => 1,
+            _ => 2,
+        })
+        .unwrap_or(ExitCode::SUCCESS))
+}
+
+/// The CDXJ half: builds or extends `index.cdxj` (and the ZipNum files); returns its status.
+fn build_cdxj(args: &IndexArgs, threads: usize) -> anyhow::Result<ExitCode> {
     let mut inputs = Vec::new();
     for input in expand_inputs(&args.inputs)? {
         match input {
@@ -62,7 +149,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     let opts = BuildOptions {
-        threads: crate::threads(args.threads),
+        threads,
         compress: args.compress,
     };
     let summary = if args.append {

@@ -12,6 +12,7 @@ mod get;
 mod index;
 mod merge;
 mod progress;
+mod query;
 mod records;
 mod stats;
 
@@ -59,9 +60,13 @@ enum Command {
     /// Term statistics of the documents' main text: counts, Zipf's and Heaps' laws, unusualness.
     #[command(after_help = format!("{}\n\n{EXIT_STATUS_HELP}", stats::WORDS_HELP))]
     Stats(stats::StatsArgs),
-    /// Index archives for random access by URL: a sorted CDXJ index (pywb reads it as is).
+    /// Index archives: a sorted CDXJ index for random access by URL (pywb reads it as is), and
+    /// fingerprints, band tables and clusters in IDX/fp/ for `query` and `dedup --against`.
     #[command(after_help = EXIT_STATUS_HELP)]
     Index(index::IndexArgs),
+    /// The near-duplicates of one document among an index's documents, as JSON lines.
+    #[command(after_help = EXIT_STATUS_HELP)]
+    Query(query::QueryArgs),
     /// Print one capture of a URL from an index: payload, raw record, main text or metadata.
     #[command(after_help = EXIT_STATUS_HELP)]
     Get(get::GetArgs),
@@ -144,6 +149,7 @@ where
         Command::Stats(args) => stats::run(args),
         Command::Index(args) => index::run(args),
         Command::Get(args) => get::run(args),
+        Command::Query(args) => query::run(args),
     };
     match result {
         Ok(code) => code.0,

@@ -100,6 +100,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
         threads: crate::threads(args.threads),
         dedup: &dedup,
         extractor: &extractor,
+        against: None,
     };
     let times = StageTimes::default();
     conclude(

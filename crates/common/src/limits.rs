@@ -360,3 +360,22 @@ pub const CDXJ_MAX_CAPTURES: usize = 100_000;
 /// run file beside the index (merged at the end): the 20k corpus's 23,360 lines are 7 MB, so a
 /// build of 200,000 records sorts in memory and a larger one stays near this bound.
 pub const CDXJ_SORT_BUFFER_BYTES: usize = 64 << 20;
+
+// --- the fingerprint index (crates/store, `crawlsift index`, `query`, `dedup --against`) -------
+
+/// Documents of one index segment. A band table entry packs a 16-bit band key and a 16-bit row
+/// number into 4 bytes, so a segment holds at most 2^16 documents; a larger build writes several
+/// segments, each searched on its own.
+pub const STORE_SEGMENT_MAX_DOCS: usize = 1 << 16;
+
+/// Rows of one band bucket a search looks at (the lowest rows first). A true near-duplicate
+/// shares many of 96 buckets, while a bucket a hostile or template-heavy index fills with
+/// thousands of rows would otherwise make one query cost as much as a scan.
+pub const STORE_MAX_BUCKET_ROWS: usize = 4_096;
+
+/// Largest header (fixed part, section table and the configuration as JSON) of a segment file; a
+/// header claiming more is damage, refused before anything is read from it.
+pub const STORE_MAX_HEADER_BYTES: usize = 1 << 16;
+
+/// Results a query prints by default (`crawlsift query --limit`).
+pub const STORE_QUERY_LIMIT: usize = 100;

@@ -17,7 +17,9 @@ wires these pieces together. One module per concept:
 * [`describe`]: a record's HTTP status and payload length, as `records` lists them;
 * [`lines`]: the JSON line types of the outputs; [`write`](mod@write): their writers; [`output`]: files that
   appear whole or not at all;
-* [`report`] builds `report.json`; [`html`] writes `report.html` beside it.
+* [`report`] builds `report.json`; [`html`] writes `report.html` beside it;
+* [`against`]: `dedup --against`, this run's documents searched for in an index;
+* [`segment`]: the fingerprint index of `crawlsift index` (segments, re-clustering, append).
 
 ```
 use crawlsift_extractor::ExtractorBuilder;
@@ -43,6 +45,7 @@ assert_eq!(texts, ["Hello there, reader."]);
 */
 #![deny(missing_docs)]
 
+pub mod against;
 pub mod catalog;
 pub mod checkpoint;
 pub mod collect;
@@ -54,6 +57,7 @@ pub mod lines;
 pub mod output;
 pub mod page;
 pub mod report;
+pub mod segment;
 pub mod shard;
 pub mod site;
 pub mod stages;

@@ -266,8 +266,19 @@ impl Clusterer {
         self.fps.get(doc as usize).map(|fp| &fp.profile)
     }
 
+    /// The fingerprint of document `doc`, as added.
+    pub fn fingerprint(&self, doc: u32) -> Option<&Fingerprint> {
+        self.fps.get(doc as usize)
+    }
+
     /// As [`finish_on`](Self::finish_on), keeping the fingerprints (for [`profile`](Self::profile)).
     pub fn cluster_on(&self, threads: usize) -> Clustering {
+        self.cluster_with_templates(threads).0
+    }
+
+    /// As [`cluster_on`](Self::cluster_on), also giving the hashes of the lines found to be site
+    /// template (sorted): what a later search needs to compare words as clustering did.
+    pub fn cluster_with_templates(&self, threads: usize) -> (Clustering, Vec<u64>) {
         let threads = threads.max(1);
         let cfg = &self.cfg;
         let fps = &self.fps;
@@ -350,13 +361,16 @@ impl Clusterer {
             })
             .collect();
         stats.boilerplate = boilerplate.len() as u64;
-        Clustering {
+        let mut template_lines: Vec<u64> = templates.lines.into_iter().collect();
+        template_lines.sort_unstable();
+        let clustering = Clustering {
             clusters,
             too_short,
             boilerplate,
             template_share,
             stats,
-        }
+        };
+        (clustering, template_lines)
     }
 
     /// Exact groups over every text with a signature (short ones included); counts Adler-32

@@ -1,0 +1,278 @@
+//! Building the fingerprint index (`IDX/fp/`, `crawlsift index`) from a dedup-style run: the
+//! documents [`read_documents`] gathers (the same fingerprints `crawlsift dedup` makes) become a
+//! segment ([`crawlsift_store::segment`]), and the clustering over every segment of the index
+//! (the same clustering, verification and templates as `crawlsift dedup`) becomes its state and
+//! `clusters.jsonl`. `--append` writes a segment for the inputs not yet indexed and clusters
+//! again from the segments, never from the archives.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+use crawlsift_common::limits::STORE_SEGMENT_MAX_DOCS;
+use crawlsift_dedup::{Clusterer, Clustering, DedupConfig};
+use crawlsift_extractor::ExtractorBuilder;
+use crawlsift_reader::{Input, ReaderConfig};
+use crawlsift_store::index::{write_clusters, FP_DIR};
+use crawlsift_store::manifest::{content_identity, InputEntry, Manifest, SegmentEntry};
+use crawlsift_store::segment::{write_segment, DocIn, Segment, SegmentSizes};
+use crawlsift_store::state::write_state;
+use crawlsift_store::Index;
+
+use crate::checkpoint::{Checkpoints, RunKey};
+use crate::collect::Collected;
+use crate::dedup::{read_documents, DedupHooks, DedupSettings};
+use crate::inputs::{InputSet, ReadTally};
+use crate::site::site_of;
+
+/// What `crawlsift index` is asked to do.
+pub struct IndexRequest<'a> {
+    /// Archive files or directories.
+    pub inputs: &'a [PathBuf],
+    /// The index folder (`IDX`); the fingerprint half lives in `IDX/fp/`.
+    pub out: &'a Path,
+    /// Add the inputs not yet indexed to an existing index.
+    pub append: bool,
+    /// Replace an existing index.
+    pub force: bool,
+    /// Worker threads.
+    pub threads: usize,
+    /// Dedup settings (checked).
+    pub dedup: &'a DedupConfig,
+    /// Extractor settings (checked).
+    pub extractor: &'a ExtractorBuilder,
+    /// The extraction method's name (part of the resumable run's key).
+    pub method: &'a str,
+    /// No notes on stderr.
+    pub quiet: bool,
+}
+
+/// What an index build did.
+#[derive(Debug, Default)]
+pub struct IndexSummary {
+    /// Inputs given that were already indexed (append), by path.
+    pub already_indexed: Vec<String>,
+    /// Documents added by this run.
+    pub added: u64,
+    /// Documents in the index.
+    pub documents: u64,
+    /// Segments in the index.
+    pub segments: usize,
+    /// Clusters over the whole index.
+    pub clusters: u64,
+    /// Sizes of the index's parts.
+    pub sizes: SegmentSizes,
+    /// How reading went (None when nothing was read).
+    pub tally: Option<ReadTally>,
+    /// Whether the run was stopped by Ctrl-C before anything was written.
+    pub interrupted: bool,
+}
+
+/// Builds or extends the fingerprint index of `req.out`.
+pub fn build_index(req: &IndexRequest<'_>, hooks: &DedupHooks<'_>) -> anyhow::Result<IndexSummary> {
+    let dir = req.out.join(FP_DIR);
+    let mut manifest = open_manifest(req, &dir)?;
+    let mut summary = IndexSummary::default();
+    // Inputs already indexed (by content) are skipped; the others get a segment.
+    let given = InputSet::expand(req.inputs)?;
+    let mut fresh: Vec<PathBuf> = Vec::new();
+    let mut entries: Vec<InputEntry> = Vec::new();
+    for input in &given.inputs {
+        let Input::Path(p) = input else {
+            bail!("an index needs files it can find again: standard input (-) cannot be indexed");
+        };
+        let abs = std::fs::canonicalize(p).with_context(|| format!("{}", p.display()))?;
+        let (size, identity) = content_identity(&abs)?;
+        if manifest.covers(&identity) || entries.iter().any(|e| e.identity == identity) {
+            summary.already_indexed.push(p.display().to_string());
+            continue;
+        }
+        fresh.push(abs.clone());
+        entries.push(InputEntry {
+            path: abs.display().to_string(),
+            size,
+            identity,
+        });
+    }
+    if !req.quiet {
+        for p in &summary.already_indexed {
+            eprintln!("crawlsift index: {p} is already indexed: skipped");
+        }
+    }
+    let first_build = manifest.segments.is_empty();
+    if !fresh.is_empty() {
+        let inputs = InputSet::expand(&fresh)?;
+        let collected = read_new(req, &dir, &inputs, hooks)?;
+        let Some(collected) = collected else {
+            summary.interrupted = true;
+            return Ok(summary);
+        };
+        summary.tally = Some(inputs.tally(&collected.reports, req.quiet));
+        summary.added = collected.clusterer.len() as u64;
+        let read: Vec<InputEntry> = entries
+            .iter()
+            .zip(&collected.reports)
+            .filter(|(_, r)| matches!(r, Some(Ok(_))))
+            .map(|(e, _)| e.clone())
+            .collect();
+        write_new_segments(&dir, req.dedup, &entries, read, &collected, &mut manifest)?;
+        let (clustering, templates) = if first_build {
+            collected.clusterer.cluster_with_templates(req.threads)
+        } else {
+            drop(collected);
+            recluster(&dir, &manifest, req.threads)?
+        };
+        commit(&dir, manifest, &clustering, &templates, &mut summary)?;
+    } else {
+        let index = Index::open_with(&dir, manifest)?;
+        summary.documents = index.documents();
+        summary.segments = index.segments().len();
+        summary.sizes = index.sizes();
+    }
+    Ok(summary)
+}
+
+/// The manifest to extend: the existing one with `--append`, a new one otherwise (refusing to
+/// replace an index without `--force`).
+fn open_manifest(req: &IndexRequest<'_>, dir: &Path) -> anyhow::Result<Manifest> {
+    let exists = dir.join(crawlsift_store::manifest::MANIFEST_FILE).exists();
+    if req.append {
+        if !exists {
+            bail!("{} holds no index to append to", req.out.display());
+        }
+        let m = Manifest::read(dir)?;
+        if m.config != *req.dedup {
+            bail!(
+                "{} was made with other settings ({}); append with the settings it was made with",
+                req.out.display(),
+                serde_json::to_string(&m.config)?
+            );
+        }
+        return Ok(m);
+    }
+    if exists {
+        if !req.force {
+            bail!(
+                "{} already holds an index; pass --append to add inputs or --force to replace it",
+                req.out.display()
+            );
+        }
+        std::fs::remove_dir_all(dir).with_context(|| format!("removing {}", dir.display()))?;
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    Ok(Manifest::new(req.dedup.clone()))
+}
+
+/// Reads, extracts and fingerprints the new inputs (resumable: checkpoints in `IDX/fp/`); None
+/// when stopped by Ctrl-C.
+fn read_new(
+    req: &IndexRequest<'_>,
+    dir: &Path,
+    inputs: &InputSet,
+    hooks: &DedupHooks<'_>,
+) -> anyhow::Result<Option<Collected>> {
+    let key = RunKey::new(inputs, req.method, req.dedup, false);
+    let (mut checkpoints, _) = Checkpoints::open(dir, &key, true)?;
+    let reader = ReaderConfig {
+        threads: req.threads,
+        ..ReaderConfig::default()
+    };
+    let settings = DedupSettings {
+        inputs,
+        reader: &reader,
+        extractor: req.extractor,
+        dedup: req.dedup,
+        threads: req.threads,
+        only: None,
+    };
+    let collected = read_documents(&settings, hooks, &mut checkpoints, None)?;
+    if (hooks.cancelled)() {
+        checkpoints.flush()?;
+        return Ok(None);
+    }
+    checkpoints.finish()?;
+    Ok(Some(collected))
+}
+
+/// Writes the collected documents as new segments (at most `STORE_SEGMENT_MAX_DOCS` each) and
+/// lists them in `manifest`; `read` are the inputs read (the ones the segments cover).
+fn write_new_segments(
+    dir: &Path,
+    cfg: &DedupConfig,
+    inputs: &[InputEntry],
+    read: Vec<InputEntry>,
+    collected: &Collected,
+    manifest: &mut Manifest,
+) -> anyhow::Result<()> {
+    let n = collected.clusterer.len();
+    let mut start = 0;
+    loop {
+        let end = (start + STORE_SEGMENT_MAX_DOCS).min(n);
+        let mut docs = Vec::with_capacity(end - start);
+        for d in start..end {
+            let meta = collected.catalog.doc(d as u32);
+            let fp = collected
+                .clusterer
+                .fingerprint(d as u32)
+                .context("a document without its fingerprint")?;
+            docs.push(DocIn {
+                fp,
+                id: &meta.origin.id,
+                url: meta.origin.url.as_deref(),
+                file: meta.origin.pos.file,
+                offset: meta.origin.pos.offset,
+                index: u32::try_from(meta.origin.pos.index).unwrap_or(u32::MAX),
+            });
+        }
+        let name = manifest.next_name();
+        write_segment(dir, &name, cfg, inputs, &docs)?;
+        manifest.segments.push(SegmentEntry {
+            name,
+            documents: docs.len() as u64,
+            inputs: read.clone(),
+        });
+        start = end;
+        if start >= n {
+            return Ok(());
+        }
+    }
+}
+
+/// Clusters every document of the segments `manifest` lists, in index order, as `crawlsift
+/// dedup` would cluster them (each segment's checksums are checked first).
+pub fn recluster(
+    dir: &Path,
+    manifest: &Manifest,
+    threads: usize,
+) -> anyhow::Result<(Clustering, Vec<u64>)> {
+    let mut clusterer = Clusterer::new(&manifest.config)?;
+    for s in &manifest.segments {
+        let seg = Segment::open(dir, &s.name)?;
+        seg.verify()?;
+        for r in 0..seg.docs() {
+            let site = site_of(seg.row(r)?.url);
+            clusterer.add_on_site(seg.fingerprint(r)?, &site);
+        }
+    }
+    Ok(clusterer.cluster_with_templates(threads))
+}
+
+/// Writes the state and `clusters.jsonl` of the clustering, then the manifest (the commit
+/// point), and fills the summary's totals.
+fn commit(
+    dir: &Path,
+    manifest: Manifest,
+    clustering: &Clustering,
+    templates: &[u64],
+    summary: &mut IndexSummary,
+) -> anyhow::Result<()> {
+    let docs = usize::try_from(manifest.documents())?;
+    write_state(dir, &manifest.config, docs, clustering, templates)?;
+    let index = Index::open_with(dir, manifest.clone())?;
+    write_clusters(&index, clustering)?;
+    manifest.write(dir)?;
+    summary.documents = index.documents();
+    summary.segments = index.segments().len();
+    summary.clusters = clustering.clusters.len() as u64;
+    summary.sizes = index.sizes();
+    Ok(())
+}

@@ -1,0 +1,392 @@
+//! The one file layout every store file shares, and bounds-checked little-endian reads of it.
+//!
+//! ```text
+//! offset  size  field
+//! 0       8     magic (one per file kind)
+//! 8       4     version (u32)
+//! 12      4     header length H (u32): the fixed part, the section table and the configuration
+//! 16      8     documents (u64)
+//! 24      8     body checksum: XXH3-64 of bytes H.. (u64)
+//! 32      8     header checksum: XXH3-64 of bytes 0..H with this field zero (u64)
+//! 40      4     configuration length C (u32)
+//! 44      4     sections S (u32)
+//! 48      8     file length (u64): a truncated file is refused on opening
+//! 56      16 S  per section: offset (u64), length (u64), absolute, 8-byte aligned
+//! 56+16S  C     the `DedupConfig` as JSON
+//! H       ...   the sections
+//! ```
+//!
+//! Every integer is little-endian. Opening checks the fixed part, the header checksum and that
+//! every section lies inside the file; the body checksum costs a full read, so it is checked by
+//! [`StoreFile::verify`] (before a segment is merged or re-clustered), not by a query, which reads
+//! a few pages. Every read of a section is bounds-checked: a damaged file gives
+//! [`StoreError::Damaged`] naming the file and offset, never a panic.
+
+use std::fs::File;
+use std::io::Write;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use crawlsift_common::limits::STORE_MAX_HEADER_BYTES;
+use crawlsift_dedup::DedupConfig;
+use memmap2::Mmap;
+use xxhash_rust::xxh3::{xxh3_64, Xxh3};
+
+use crate::error::{Result, StoreError};
+
+/// Version of the layout; a file of another version is refused.
+pub const VERSION: u32 = 1;
+
+const FIXED: usize = 56;
+const HEADER_CHECKSUM_AT: usize = 32;
+
+/// A store file, memory-mapped, its header checked.
+#[derive(Debug)]
+pub struct StoreFile {
+    path: PathBuf,
+    map: Mmap,
+    docs: u64,
+    config: DedupConfig,
+    sections: Vec<Range<usize>>,
+    body: Range<usize>,
+    body_checksum: u64,
+}
+
+impl StoreFile {
+    /// Maps `path` and checks its header: `magic`, version, checksum and `sections` sections
+    /// inside the file.
+    pub fn open(path: &Path, magic: &[u8; 8], sections: usize) -> Result<Self> {
+        let file = File::open(path).map_err(|e| StoreError::io(path, e))?;
+        // SAFETY: store files are written once under a temporary name and renamed into place,
+        // never modified afterwards; every read below is bounds-checked, so even a file changed
+        // under us gives wrong bytes (caught as damage), not undefined reads past the map.
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| StoreError::io(path, e))?;
+        Self::parse(path.to_path_buf(), map, magic, sections)
+    }
+
+    fn parse(path: PathBuf, map: Mmap, magic: &[u8; 8], want: usize) -> Result<Self> {
+        let bad = |offset: usize, what: String| StoreError::damaged(&path, offset as u64, what);
+        let b: &[u8] = &map;
+        if b.len() < FIXED {
+            return Err(bad(0, format!("{} bytes, shorter than a header", b.len())));
+        }
+        if &b[..8] != magic {
+            return Err(bad(
+                0,
+                "not a crawlsift index file of this kind (magic)".into(),
+            ));
+        }
+        let version = le32(b, 8);
+        if version != VERSION {
+            return Err(bad(
+                8,
+                format!("version {version}, this crawlsift reads {VERSION}"),
+            ));
+        }
+        let header_len = le32(b, 12) as usize;
+        let config_len = le32(b, 40) as usize;
+        let count = le32(b, 44) as usize;
+        if count != want {
+            return Err(bad(44, format!("{count} sections, expected {want}")));
+        }
+        let needed = FIXED + 16 * count + config_len;
+        if header_len > STORE_MAX_HEADER_BYTES || header_len < needed || header_len > b.len() {
+            return Err(bad(12, format!("header length {header_len} impossible")));
+        }
+        if le64(b, 48) != b.len() as u64 {
+            return Err(bad(
+                48,
+                format!(
+                    "{} bytes, written as {}: truncated or extended",
+                    b.len(),
+                    le64(b, 48)
+                ),
+            ));
+        }
+        let mut zeroed = b[..header_len].to_vec();
+        zeroed[HEADER_CHECKSUM_AT..HEADER_CHECKSUM_AT + 8].fill(0);
+        if xxh3_64(&zeroed) != le64(b, HEADER_CHECKSUM_AT) {
+            return Err(bad(
+                HEADER_CHECKSUM_AT,
+                "header checksum does not match".into(),
+            ));
+        }
+        let mut sections = Vec::with_capacity(count);
+        for i in 0..count {
+            let at = FIXED + 16 * i;
+            let (off, len) = (le64(b, at), le64(b, at + 8));
+            let end = off.checked_add(len);
+            match (
+                usize::try_from(off),
+                end.and_then(|e| usize::try_from(e).ok()),
+            ) {
+                (Ok(s), Some(e)) if s >= header_len && e <= b.len() => sections.push(s..e),
+                _ => {
+                    return Err(bad(
+                        at,
+                        format!("section {i} ({off}+{len}) outside the file"),
+                    ))
+                }
+            }
+        }
+        let config_at = FIXED + 16 * count;
+        let config: DedupConfig = serde_json::from_slice(&b[config_at..config_at + config_len])
+            .map_err(|e| bad(config_at, format!("configuration: {e}")))?;
+        let docs = le64(b, 16);
+        let body_checksum = le64(b, 24);
+        let body = header_len..b.len();
+        Ok(StoreFile {
+            path,
+            map,
+            docs,
+            config,
+            sections,
+            body,
+            body_checksum,
+        })
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Documents the file describes.
+    pub fn docs(&self) -> u64 {
+        self.docs
+    }
+
+    /// The settings it was made with.
+    pub fn config(&self) -> &DedupConfig {
+        &self.config
+    }
+
+    /// Checks the body checksum (reads the whole file).
+    pub fn verify(&self) -> Result<()> {
+        if xxh3_64(&self.map[self.body.clone()]) != self.body_checksum {
+            return Err(StoreError::damaged(
+                &self.path,
+                self.body.start as u64,
+                "body checksum does not match: the file was changed or truncated",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Section `i` as a checked view.
+    pub fn section(&self, i: usize) -> Section<'_> {
+        let r = self.sections.get(i).cloned().unwrap_or(0..0);
+        Section {
+            file: self,
+            start: r.start,
+            bytes: &self.map[r],
+        }
+    }
+
+    /// A damage error at absolute `offset` of this file.
+    pub fn damaged(&self, offset: usize, what: impl Into<String>) -> StoreError {
+        StoreError::damaged(&self.path, offset as u64, what)
+    }
+}
+
+/// One section of a store file: every read is bounds-checked against it.
+#[derive(Clone, Copy)]
+pub struct Section<'a> {
+    file: &'a StoreFile,
+    start: usize,
+    bytes: &'a [u8],
+}
+
+impl<'a> Section<'a> {
+    /// Length in bytes.
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// Bytes `at..at + n`.
+    pub fn slice(&self, at: usize, n: usize) -> Result<&'a [u8]> {
+        at.checked_add(n)
+            .and_then(|end| self.bytes.get(at..end))
+            .ok_or_else(|| {
+                self.file.damaged(
+                    self.start.saturating_add(at),
+                    format!(
+                        "{n} bytes at {at} past the end of a {}-byte section",
+                        self.len()
+                    ),
+                )
+            })
+    }
+
+    /// The u32 at byte `at`.
+    pub fn u32(&self, at: usize) -> Result<u32> {
+        Ok(le32(self.slice(at, 4)?, 0))
+    }
+
+    /// The u64 at byte `at`.
+    pub fn u64(&self, at: usize) -> Result<u64> {
+        Ok(le64(self.slice(at, 8)?, 0))
+    }
+
+    /// The u128 at byte `at`.
+    pub fn u128(&self, at: usize) -> Result<u128> {
+        let s = self.slice(at, 16)?;
+        Ok(u128::from(le64(s, 0)) | u128::from(le64(s, 8)) << 64)
+    }
+
+    /// A damage error at byte `at` of this section.
+    pub fn damaged(&self, at: usize, what: impl Into<String>) -> StoreError {
+        self.file.damaged(self.start.saturating_add(at), what)
+    }
+
+    /// Requires the section to be exactly `n` bytes long.
+    pub fn expect_len(&self, n: usize, what: &str) -> Result<()> {
+        if self.len() != n {
+            return Err(self.damaged(0, format!("{what}: {} bytes, expected {n}", self.len())));
+        }
+        Ok(())
+    }
+}
+
+fn le32(b: &[u8], at: usize) -> u32 {
+    let mut w = [0u8; 4];
+    w.copy_from_slice(&b[at..at + 4]);
+    u32::from_le_bytes(w)
+}
+
+fn le64(b: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[at..at + 8]);
+    u64::from_le_bytes(w)
+}
+
+/// Writes a store file: header, then `sections` in order (each 8-byte aligned), under a temporary
+/// name, fsynced and renamed, so the file appears whole or not at all.
+pub fn write_file(
+    path: &Path,
+    magic: &[u8; 8],
+    docs: u64,
+    config: &DedupConfig,
+    sections: &[&[u8]],
+) -> Result<()> {
+    let config_json = serde_json::to_vec(config).map_err(|e| StoreError::Invalid(e.to_string()))?;
+    let header_len = align8(FIXED + 16 * sections.len() + config_json.len());
+    let mut layout = Vec::with_capacity(sections.len());
+    let mut at = header_len;
+    for s in sections {
+        layout.push((at, s.len()));
+        at = align8(at + s.len());
+    }
+    let mut header = Vec::with_capacity(header_len);
+    header.extend_from_slice(magic);
+    header.extend_from_slice(&VERSION.to_le_bytes());
+    header.extend_from_slice(&(header_len as u32).to_le_bytes());
+    header.extend_from_slice(&docs.to_le_bytes());
+    header.extend_from_slice(&[0u8; 16]); // body and header checksums, filled below
+    header.extend_from_slice(&(config_json.len() as u32).to_le_bytes());
+    header.extend_from_slice(&(sections.len() as u32).to_le_bytes());
+    header.extend_from_slice(&(align8(at) as u64).to_le_bytes());
+    for &(off, len) in &layout {
+        header.extend_from_slice(&(off as u64).to_le_bytes());
+        header.extend_from_slice(&(len as u64).to_le_bytes());
+    }
+    header.extend_from_slice(&config_json);
+    header.resize(header_len, 0);
+    let mut body = Xxh3::new();
+    let mut written = header_len;
+    let pad = [0u8; 8];
+    for (s, &(off, _)) in sections.iter().zip(&layout) {
+        body.update(&pad[..off - written]);
+        body.update(s);
+        written = off + s.len();
+    }
+    body.update(&pad[..at - written]);
+    header[24..32].copy_from_slice(&body.digest().to_le_bytes());
+    let sum = xxh3_64(&header);
+    header[HEADER_CHECKSUM_AT..HEADER_CHECKSUM_AT + 8].copy_from_slice(&sum.to_le_bytes());
+
+    let tmp = path.with_extension("tmp");
+    let io = |e| StoreError::io(path, e);
+    let mut f = std::io::BufWriter::new(File::create(&tmp).map_err(io)?);
+    f.write_all(&header).map_err(io)?;
+    let mut written = header_len;
+    for (s, &(off, _)) in sections.iter().zip(&layout) {
+        f.write_all(&pad[..off - written]).map_err(io)?;
+        f.write_all(s).map_err(io)?;
+        written = off + s.len();
+    }
+    f.write_all(&pad[..at - written]).map_err(io)?;
+    let f = f.into_inner().map_err(|e| io(e.into_error()))?;
+    f.sync_all().map_err(io)?;
+    drop(f);
+    std::fs::rename(&tmp, path).map_err(io)
+}
+
+fn align8(n: usize) -> usize {
+    n.div_ceil(8) * 8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MAGIC: &[u8; 8] = b"CSTEST\0\0";
+
+    fn written(dir: &Path) -> PathBuf {
+        let p = dir.join("t.bin");
+        write_file(
+            &p,
+            MAGIC,
+            3,
+            &DedupConfig::default(),
+            &[b"abc", &[1, 0, 0, 0, 2]],
+        )
+        .unwrap();
+        p
+    }
+
+    #[test]
+    fn sections_round_trip_and_reads_past_them_are_errors() {
+        let d = tempfile::tempdir().unwrap();
+        let f = StoreFile::open(&written(d.path()), MAGIC, 2).unwrap();
+        f.verify().unwrap();
+        assert_eq!(f.docs(), 3);
+        assert_eq!(f.section(0).slice(0, 3).unwrap(), b"abc");
+        assert_eq!(f.section(1).u32(0).unwrap(), 1);
+        assert!(f.section(1).u32(2).is_err());
+        assert!(f.section(0).slice(usize::MAX, 2).is_err());
+        assert!(matches!(
+            StoreFile::open(&written(d.path()), MAGIC, 3),
+            Err(StoreError::Damaged { offset: 44, .. })
+        ));
+    }
+
+    #[test]
+    fn every_truncation_and_every_flipped_header_byte_is_refused_or_caught() {
+        let d = tempfile::tempdir().unwrap();
+        let p = written(d.path());
+        let good = std::fs::read(&p).unwrap();
+        let bad = d.path().join("bad.bin");
+        for n in 0..good.len() {
+            std::fs::write(&bad, &good[..n]).unwrap();
+            match StoreFile::open(&bad, MAGIC, 2) {
+                Err(_) => {}
+                Ok(f) => assert!(f.verify().is_err(), "truncated to {n} bytes"),
+            }
+        }
+        for i in 0..good.len() {
+            let mut b = good.clone();
+            b[i] ^= 0x5A;
+            std::fs::write(&bad, &b).unwrap();
+            match StoreFile::open(&bad, MAGIC, 2) {
+                Err(_) => {}
+                Ok(f) => assert!(f.verify().is_err(), "byte {i} flipped"),
+            }
+        }
+    }
+}

@@ -1,0 +1,413 @@
+//! A segment: an immutable set of two files, `NAME.fp` (fingerprints, band tables, the URL table
+//! and the document table) and `NAME.prof` (word profiles, [`crate::profiles`]), written once and
+//! searched through a memory map with no load step.
+//!
+//! Sections of `NAME.fp` (after the shared header, [`crate::file`]; little-endian):
+//! 0. rows, [`ROW_BYTES`] per document: exact hash (u128), SimHash (u64), byte offset of the
+//!    record (u64), heap offset of its id then URL (u64), Adler-32 (u32), words (u32), input
+//!    file (u32, into section 6), record ordinal in its file (u32), id length (u32), URL length
+//!    (u32, `u32::MAX` when there is none);
+//! 1. MinHash signatures, `minhash_perms` bytes per row (all zero for a text without words);
+//! 2. table starts: `tables + 1` u64, the first entry of each band table ([`crate::bands`]);
+//! 3. table entries, u32 each;
+//! 4. the URL table: rows (u32) sorted by URL bytes, then row;
+//! 5. the string heap (ids and URLs, UTF-8);
+//! 6. the inputs the rows' file numbers point into, as JSON ([`InputEntry`] list).
+
+use std::path::{Path, PathBuf};
+
+use crawlsift_common::limits::STORE_SEGMENT_MAX_DOCS;
+use crawlsift_dedup::{DedupConfig, Fingerprint};
+
+use crate::bands::{self, bucket_bounds, key_of, table_count};
+use crate::error::{Result, StoreError};
+use crate::file::{write_file, StoreFile};
+use crate::manifest::InputEntry;
+use crate::profiles::{write_profiles, Profiles};
+
+/// Magic of a fingerprint file.
+pub const MAGIC: &[u8; 8] = b"CSFPSEG\0";
+/// Bytes of one row of section 0.
+pub const ROW_BYTES: usize = 64;
+const SECTIONS: usize = 7;
+const NO_URL: u32 = u32::MAX;
+
+/// One document to write into a segment.
+#[derive(Debug, Clone, Copy)]
+pub struct DocIn<'a> {
+    /// Its fingerprint.
+    pub fp: &'a Fingerprint,
+    /// Record id.
+    pub id: &'a str,
+    /// Target URL.
+    pub url: Option<&'a str>,
+    /// Input number (into the segment's input list).
+    pub file: u32,
+    /// Byte offset of the record in its input.
+    pub offset: u64,
+    /// Ordinal of the record in its input.
+    pub index: u32,
+}
+
+/// One row of a segment, read back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row<'a> {
+    /// Exact hash.
+    pub exact: u128,
+    /// SimHash.
+    pub simhash: u64,
+    /// Byte offset of the record.
+    pub offset: u64,
+    /// Adler-32 of the normalized text.
+    pub adler32: u32,
+    /// Normalized words.
+    pub words: u32,
+    /// Input number.
+    pub file: u32,
+    /// Ordinal of the record in its input.
+    pub index: u32,
+    /// Record id.
+    pub id: &'a str,
+    /// Target URL.
+    pub url: Option<&'a str>,
+}
+
+/// Sizes of a segment's parts, in bytes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SegmentSizes {
+    /// Fingerprints (exact hash, Adler-32, SimHash, words, signature) and band tables.
+    pub fingerprints_and_tables: u64,
+    /// The document table: file, offset, ordinal, ids and URLs, and the URL table.
+    pub documents: u64,
+    /// Word profiles.
+    pub profiles: u64,
+}
+
+/// A segment opened for search.
+#[derive(Debug)]
+pub struct Segment {
+    name: String,
+    fp: StoreFile,
+    profiles: Profiles,
+    docs: u32,
+    inputs: Vec<InputEntry>,
+}
+
+/// File names of segment `name` in `dir`: fingerprints, profiles.
+pub fn segment_paths(dir: &Path, name: &str) -> (PathBuf, PathBuf) {
+    (
+        dir.join(format!("{name}.fp")),
+        dir.join(format!("{name}.prof")),
+    )
+}
+
+impl Segment {
+    /// Opens segment `name` in `dir`, checking its headers and section sizes (not the body
+    /// checksums: see [`verify`](Self::verify)).
+    pub fn open(dir: &Path, name: &str) -> Result<Self> {
+        let (fp_path, prof_path) = segment_paths(dir, name);
+        let fp = StoreFile::open(&fp_path, MAGIC, SECTIONS)?;
+        let docs = u32::try_from(fp.docs())
+            .ok()
+            .filter(|&d| d as usize <= STORE_SEGMENT_MAX_DOCS)
+            .ok_or_else(|| {
+                fp.damaged(
+                    16,
+                    format!("{} rows, at most {STORE_SEGMENT_MAX_DOCS}", fp.docs()),
+                )
+            })?;
+        let cfg = fp.config().clone();
+        cfg.validate()
+            .map_err(|e| fp.damaged(48, format!("configuration: {e}")))?;
+        let n = docs as usize;
+        fp.section(0).expect_len(n * ROW_BYTES, "rows")?;
+        fp.section(1)
+            .expect_len(n * cfg.minhash_perms, "signatures")?;
+        fp.section(2)
+            .expect_len((table_count(&cfg) + 1) * 8, "table starts")?;
+        fp.section(4).expect_len(n * 4, "URL table")?;
+        let inputs_section = fp.section(6);
+        let inputs: Vec<InputEntry> =
+            serde_json::from_slice(inputs_section.slice(0, inputs_section.len())?)
+                .map_err(|e| inputs_section.damaged(0, format!("input list: {e}")))?;
+        let profiles = Profiles::open(&prof_path, u64::from(docs))?;
+        if profiles.file().config() != &cfg {
+            return Err(StoreError::damaged(
+                &prof_path,
+                48,
+                "made with other settings than its fingerprint file",
+            ));
+        }
+        Ok(Segment {
+            name: name.to_string(),
+            fp,
+            profiles,
+            docs,
+            inputs,
+        })
+    }
+
+    /// The segment's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Rows.
+    pub fn docs(&self) -> u32 {
+        self.docs
+    }
+
+    /// The settings it was made with.
+    pub fn config(&self) -> &DedupConfig {
+        self.fp.config()
+    }
+
+    /// The inputs its rows point into.
+    pub fn inputs(&self) -> &[InputEntry] {
+        &self.inputs
+    }
+
+    /// Checks both files' body checksums (reads them whole).
+    pub fn verify(&self) -> Result<()> {
+        self.fp.verify()?;
+        self.profiles.file().verify()
+    }
+
+    /// Row `r`.
+    pub fn row(&self, r: u32) -> Result<Row<'_>> {
+        let rows = self.fp.section(0);
+        let at = r as usize * ROW_BYTES;
+        let heap_off = rows.u64(at + 32)?;
+        let (id_len, url_len) = (rows.u32(at + 52)?, rows.u32(at + 56)?);
+        let heap = self.fp.section(5);
+        let string = |off: u64, len: u32| -> Result<&str> {
+            let off = usize::try_from(off).map_err(|_| rows.damaged(at + 32, "heap offset"))?;
+            let b = heap.slice(off, len as usize)?;
+            std::str::from_utf8(b).map_err(|_| heap.damaged(off, "not UTF-8"))
+        };
+        let id = string(heap_off, id_len)?;
+        let url = if url_len == NO_URL {
+            None
+        } else {
+            Some(string(heap_off.saturating_add(u64::from(id_len)), url_len)?)
+        };
+        Ok(Row {
+            exact: rows.u128(at)?,
+            simhash: rows.u64(at + 16)?,
+            offset: rows.u64(at + 24)?,
+            adler32: rows.u32(at + 40)?,
+            words: rows.u32(at + 44)?,
+            file: rows.u32(at + 48)?,
+            index: rows.u32(at + 60)?,
+            id,
+            url,
+        })
+    }
+
+    /// The MinHash signature of row `r` (empty for a text without words).
+    pub fn signature(&self, r: u32) -> Result<&[u8]> {
+        let perms = self.config().minhash_perms;
+        let words = self.fp.section(0).u32(r as usize * ROW_BYTES + 44)?;
+        if words == 0 {
+            return Ok(&[]);
+        }
+        self.fp.section(1).slice(r as usize * perms, perms)
+    }
+
+    /// The full fingerprint of row `r`, word profile included.
+    pub fn fingerprint(&self, r: u32) -> Result<Fingerprint> {
+        let row = self.row(r)?;
+        Ok(Fingerprint {
+            words: row.words,
+            exact: row.exact,
+            adler32: row.adler32,
+            simhash: row.simhash,
+            minhash: self.signature(r)?.into(),
+            profile: self.profiles.get(r)?,
+        })
+    }
+
+    /// The word profile of row `r`.
+    pub fn profile(&self, r: u32) -> Result<crawlsift_dedup::profile::WordProfile> {
+        self.profiles.get(r)
+    }
+
+    /// Rows of table `t` whose key is `key` (checked on each row's own signature or SimHash),
+    /// at most `limit` of them, lowest first.
+    pub fn bucket(&self, t: usize, key: u64, limit: usize, out: &mut Vec<u32>) -> Result<()> {
+        let cfg = self.config();
+        let starts = self.fp.section(2);
+        let entries = self.fp.section(3);
+        let (s, e) = (starts.u64(t * 8)?, starts.u64(t * 8 + 8)?);
+        let n_entries = (entries.len() / 4) as u64;
+        if s > e || e > n_entries {
+            return Err(starts.damaged(t * 8, format!("table {t} spans {s}..{e} of {n_entries}")));
+        }
+        let (lo, hi) = bucket_bounds(key);
+        let at = |i: u64| entries.u32(i as usize * 4);
+        let first = partition(s, e, |i| Ok(at(i)? < lo))?;
+        let mut i = first;
+        let mut taken = 0;
+        while i < e && taken < limit {
+            let v = at(i)?;
+            if v > hi {
+                break;
+            }
+            let row = v & 0xFFFF;
+            if row >= self.docs {
+                return Err(entries.damaged(i as usize * 4, format!("row {row} of {}", self.docs)));
+            }
+            let own = key_of(cfg, t, self.signature(row)?, self.row_simhash(row)?);
+            if own == Some(key) {
+                out.push(row);
+                taken += 1;
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
+    fn row_simhash(&self, r: u32) -> Result<u64> {
+        self.fp.section(0).u64(r as usize * ROW_BYTES + 16)
+    }
+
+    /// The first row whose URL is `url`.
+    pub fn find_url(&self, url: &str) -> Result<Option<u32>> {
+        let table = self.fp.section(4);
+        let n = u64::from(self.docs);
+        let url_at = |i: u64| -> Result<(u32, Option<&str>)> {
+            let r = table.u32(i as usize * 4)?;
+            if r >= self.docs {
+                return Err(table.damaged(i as usize * 4, format!("row {r} of {}", self.docs)));
+            }
+            Ok((r, self.row(r)?.url))
+        };
+        let first = partition(0, n, |i| {
+            Ok(url_at(i)?.1.unwrap_or("").as_bytes() < url.as_bytes())
+        })?;
+        if first < n {
+            let (r, u) = url_at(first)?;
+            if u == Some(url) {
+                return Ok(Some(r));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Sizes of the segment's parts.
+    pub fn sizes(&self) -> SegmentSizes {
+        let n = u64::from(self.docs);
+        let len = |i: usize| self.fp.section(i).len() as u64;
+        SegmentSizes {
+            // exact 16, SimHash 8, Adler-32 4, words 4 of each row; signatures; tables.
+            fingerprints_and_tables: n * 32 + len(1) + len(2) + len(3),
+            documents: n * (ROW_BYTES as u64 - 32) + len(4) + len(5) + len(6),
+            profiles: self.profiles.bytes(),
+        }
+    }
+}
+
+/// The first index in `lo..hi` where `before` is false (it must be true, then false).
+fn partition(mut lo: u64, mut hi: u64, before: impl Fn(u64) -> Result<bool>) -> Result<u64> {
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if before(mid)? {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    Ok(lo)
+}
+
+/// Writes segment `name` into `dir` from `docs` (in row order), made with `cfg`, pointing into
+/// `inputs`. The profiles file is written first, the fingerprint file last.
+pub fn write_segment(
+    dir: &Path,
+    name: &str,
+    cfg: &DedupConfig,
+    inputs: &[InputEntry],
+    docs: &[DocIn<'_>],
+) -> Result<()> {
+    if docs.len() > STORE_SEGMENT_MAX_DOCS {
+        return Err(StoreError::Invalid(format!(
+            "{} documents for one segment, at most {STORE_SEGMENT_MAX_DOCS}",
+            docs.len()
+        )));
+    }
+    let (fp_path, prof_path) = segment_paths(dir, name);
+    let profiles: Vec<_> = docs.iter().map(|d| &d.fp.profile).collect();
+    write_profiles(&prof_path, cfg, &profiles)?;
+    let perms = cfg.minhash_perms;
+    let has_sig = |d: &DocIn<'_>| d.fp.words > 0 && d.fp.minhash.len() == perms;
+    let mut rows = Vec::with_capacity(docs.len() * ROW_BYTES);
+    let mut sigs = vec![0u8; docs.len() * perms];
+    let mut heap = Vec::new();
+    for (r, d) in docs.iter().enumerate() {
+        if d.file as usize >= inputs.len() {
+            return Err(StoreError::Invalid(format!(
+                "document {r}: no input {}",
+                d.file
+            )));
+        }
+        let url_len = match d.url {
+            Some(u) if u.len() < NO_URL as usize => u.len() as u32,
+            _ => NO_URL,
+        };
+        rows.extend_from_slice(&d.fp.exact.to_le_bytes());
+        rows.extend_from_slice(&d.fp.simhash.to_le_bytes());
+        rows.extend_from_slice(&d.offset.to_le_bytes());
+        rows.extend_from_slice(&(heap.len() as u64).to_le_bytes());
+        rows.extend_from_slice(&d.fp.adler32.to_le_bytes());
+        rows.extend_from_slice(&d.fp.words.to_le_bytes());
+        rows.extend_from_slice(&d.file.to_le_bytes());
+        rows.extend_from_slice(&(d.id.len().min(u32::MAX as usize - 1) as u32).to_le_bytes());
+        rows.extend_from_slice(&url_len.to_le_bytes());
+        rows.extend_from_slice(&d.index.to_le_bytes());
+        heap.extend_from_slice(&d.id.as_bytes()[..d.id.len().min(u32::MAX as usize - 1)]);
+        if url_len != NO_URL {
+            heap.extend_from_slice(d.url.unwrap_or("").as_bytes());
+        }
+        if has_sig(d) {
+            sigs[r * perms..(r + 1) * perms].copy_from_slice(&d.fp.minhash);
+        }
+    }
+    let keyed: Vec<Option<(&[u8], u64)>> = docs
+        .iter()
+        .map(|d| has_sig(d).then(|| (&d.fp.minhash[..], d.fp.simhash)))
+        .collect();
+    let tables = bands::build_tables(cfg, &keyed);
+    let mut starts = Vec::with_capacity((tables.len() + 1) * 8);
+    let mut entries = Vec::new();
+    let mut at = 0u64;
+    for t in &tables {
+        starts.extend_from_slice(&at.to_le_bytes());
+        for e in t {
+            entries.extend_from_slice(&e.to_le_bytes());
+        }
+        at += t.len() as u64;
+    }
+    starts.extend_from_slice(&at.to_le_bytes());
+    let mut by_url: Vec<u32> = (0..docs.len() as u32).collect();
+    by_url.sort_by(|&a, &b| {
+        let u = |r: u32| docs[r as usize].url.unwrap_or("").as_bytes();
+        u(a).cmp(u(b)).then(a.cmp(&b))
+    });
+    let url_table: Vec<u8> = by_url.iter().flat_map(|r| r.to_le_bytes()).collect();
+    let inputs_json = serde_json::to_vec(inputs).map_err(|e| StoreError::Invalid(e.to_string()))?;
+    write_file(
+        &fp_path,
+        MAGIC,
+        docs.len() as u64,
+        cfg,
+        &[
+            &rows,
+            &sigs,
+            &starts,
+            &entries,
+            &url_table,
+            &heap,
+            &inputs_json,
+        ],
+    )
+}
