@@ -318,3 +318,54 @@ pub const STREAM_RESYNC_BYTES: usize = 16 << 20;
 /// kept as stored and flagged `too_large`: the extractor reads at most [`MAX_HTML_BYTES`] of a
 /// page, so decoding more only costs memory (one such buffer per worker thread) and time.
 pub const MAX_HTTP_DECODED_BYTES: usize = MAX_HTML_BYTES;
+
+// --- phrase-level duplication (crates/phrases, `dedup --phrases`) -----------------------------
+
+/// Words per phrase (k). Fetterly, Manasse and Najork (SIGIR 2005) use 5-word phrases: long
+/// enough that a shared phrase is rarely a coincidence of common words, short enough that a
+/// stitched sentence of 8 words still holds whole phrases.
+pub const PHRASE_WORDS: usize = 5;
+
+/// Shingles per document (m): min-hash bins of one phrase hash (one permutation hashing), each
+/// keeping its smallest phrase. The paper keeps 84 min-hashes; sentence-level borrowing needs a
+/// shared phrase to be sampled in both pages, which with m bins happens about m / (n1 + n2) of the
+/// time (n words each), so naming >= 90% of sources from one sentence each takes m = 256. A
+/// document keeps at most this many 8-byte shingles.
+pub const PHRASE_SHINGLES: usize = 256;
+
+/// Classes listed per popular phrase (sorted class ids). A phrase in more classes keeps its
+/// count, but only the first ones are candidates of covering sets: such a phrase is site or
+/// language boilerplate, never what tells a page's sources.
+pub const PHRASE_MAX_CLASSES: usize = 64;
+
+/// Share of a page's shingles that must be borrowed (popular, not template) for it to be
+/// slice-and-dice.
+pub const PHRASE_MIN_BORROWED_SHARE: f64 = 0.08;
+
+/// Fewest borrowed shingles of a slice-and-dice page.
+pub const PHRASE_MIN_BORROWED: usize = 6;
+
+/// Fewest classes in the covering set of a slice-and-dice page: a page quoting one or two
+/// articles is a near-miss or a commentary, not a page stitched from many sources.
+pub const PHRASE_MIN_SOURCES: usize = 3;
+
+/// Largest share of a page's borrowed shingles one source may cover for the page to be
+/// slice-and-dice: a page made mostly of one other page is a (near) copy of it.
+pub const PHRASE_MAX_SOURCE_SHARE: f64 = 0.5;
+
+/// Popular phrases written to `popular_phrases.jsonl` (most popular first) and ranks of the
+/// rank/frequency table in `report.json`.
+pub const PHRASE_LISTED: usize = 10_000;
+
+/// Example pages named per popular phrase.
+pub const PHRASE_EXAMPLES: usize = 3;
+
+/// One shingle in this many keeps its words (the same phrases in every page: chosen by hash), so
+/// `popular_phrases.jsonl` can show what popular phrases say without keeping every page's text.
+pub const PHRASE_WORDS_SAMPLE: u64 = 8;
+
+/// Phrase words kept at most (first seen wins): bounds the sampled words whatever the corpus.
+pub const PHRASE_MAX_WORDS_KEPT: usize = 1 << 18;
+
+/// Hosts listed in `report.json`'s `phrases.hosts` (most slice-and-dice pages first).
+pub const PHRASE_TOP_HOSTS: usize = 20;

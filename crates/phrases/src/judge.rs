@@ -1,0 +1,116 @@
+//! Per page: which of its shingles are popular, which of those are template and which borrowed,
+//! the covering set of the borrowed ones, and the verdict.
+//!
+//! **The rule.** A page is slice-and-dice when
+//! * at least [`min_borrowed`](JudgeConfig::min_borrowed) of its shingles, and at least
+//!   [`min_borrowed_share`](JudgeConfig::min_borrowed_share) of them, are borrowed (popular and
+//!   not template: see [`crate::popular`]);
+//! * the covering set of its borrowed shingles has at least
+//!   [`min_sources`](JudgeConfig::min_sources) classes: its text comes from many places;
+//! * no one class covers more than [`max_source_share`](JudgeConfig::max_source_share) of them:
+//!   a page made mostly of one other page (a near-miss, an unclustered copy, a quotation) is not
+//!   stitched, whatever else it quotes.
+
+use crawlsift_common::limits;
+use serde::{Deserialize, Serialize};
+
+use crate::cover::{greedy_cover, Covered};
+use crate::popular::{PageInput, PopularTable};
+
+/// The thresholds of the verdict.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JudgeConfig {
+    /// Fewest borrowed shingles.
+    pub min_borrowed: usize,
+    /// Smallest share of the page's shingles that are borrowed.
+    pub min_borrowed_share: f64,
+    /// Fewest classes in the covering set.
+    pub min_sources: usize,
+    /// Largest share of the borrowed shingles one class may cover.
+    pub max_source_share: f64,
+    /// Classes kept per popular phrase; phrases in more are template.
+    pub max_classes: usize,
+}
+
+impl Default for JudgeConfig {
+    fn default() -> Self {
+        JudgeConfig {
+            min_borrowed: limits::PHRASE_MIN_BORROWED,
+            min_borrowed_share: limits::PHRASE_MIN_BORROWED_SHARE,
+            min_sources: limits::PHRASE_MIN_SOURCES,
+            max_source_share: limits::PHRASE_MAX_SOURCE_SHARE,
+            max_classes: limits::PHRASE_MAX_CLASSES,
+        }
+    }
+}
+
+/// What one page's shingles say.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageVerdict {
+    /// Its shingles.
+    pub shingles: u32,
+    /// Shingles popular (in another class too), template or not.
+    pub popular: u32,
+    /// Popular shingles that are template text.
+    pub template: u32,
+    /// Popular shingles that are borrowed.
+    pub borrowed: u32,
+    /// The covering set of the borrowed shingles, with a page of each class.
+    pub cover: Vec<(Covered, u32)>,
+    /// Whether the page is slice-and-dice.
+    pub slice_and_dice: bool,
+}
+
+/// Judges one page against the table.
+pub fn judge(page: &PageInput<'_>, table: &PopularTable, cfg: &JudgeConfig) -> PageVerdict {
+    let mut popular = 0u32;
+    let mut template = 0u32;
+    let mut holders: Vec<Vec<u32>> = Vec::new();
+    let mut first_page: Vec<(u32, u32)> = Vec::new(); // (class, page), to name each class
+    for &s in page.shingles {
+        let Some(p) = table.get(s) else { continue };
+        // Every table entry is in two classes at least, so in one besides the page's own.
+        let others = p.holders.iter().filter(|h| h.0 != page.class);
+        popular += 1;
+        let own_host = p
+            .holders
+            .iter()
+            .any(|h| h.0 != page.class && h.1 == page.host);
+        if own_host || p.is_template(cfg.max_classes) {
+            template += 1;
+            continue;
+        }
+        let mut hs = Vec::new();
+        for &(c, _, d) in others {
+            hs.push(c);
+            if let Err(i) = first_page.binary_search_by_key(&c, |x| x.0) {
+                first_page.insert(i, (c, d));
+            }
+        }
+        holders.push(hs);
+    }
+    let borrowed = holders.len() as u32;
+    let cover: Vec<(Covered, u32)> = greedy_cover(&holders)
+        .into_iter()
+        .map(|c| {
+            let d = first_page
+                .binary_search_by_key(&c.class, |x| x.0)
+                .map_or(u32::MAX, |i| first_page[i].1);
+            (c, d)
+        })
+        .collect();
+    let n = page.shingles.len().max(1) as f64;
+    let largest = cover.iter().map(|c| c.0.shared).max().unwrap_or(0);
+    let slice_and_dice = borrowed as usize >= cfg.min_borrowed
+        && f64::from(borrowed) / n >= cfg.min_borrowed_share
+        && cover.len() >= cfg.min_sources
+        && f64::from(largest) <= cfg.max_source_share * f64::from(borrowed);
+    PageVerdict {
+        shingles: page.shingles.len() as u32,
+        popular,
+        template,
+        borrowed,
+        cover,
+        slice_and_dice,
+    }
+}
