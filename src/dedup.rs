@@ -14,11 +14,13 @@ use clap::Args;
 use crawlsift_common::limits;
 use crawlsift_dedup::{Clusterer, Clustering, DedupConfig};
 use crawlsift_extractor::{ExtractorBuilder, Method};
+use crawlsift_phrases::SketchConfig;
 use crawlsift_pipeline::checkpoint::{Checkpoints, RunKey};
 use crawlsift_pipeline::collect::Collected;
 use crawlsift_pipeline::dedup::{read_documents, DedupHooks, DedupSettings, StageTimes};
 use crawlsift_pipeline::html::{largest_pairs, write_html, zipf_curves, ZipfCurves};
 use crawlsift_pipeline::output::{self, AtomicFile};
+use crawlsift_pipeline::phrases::{analyze_run, with_phrases, PhraseReport};
 use crawlsift_pipeline::report::{
     build_report, peak_rss_bytes, rfc3339, ReportParts, RunInfo, Timings,
 };
@@ -63,6 +65,10 @@ pub struct DedupArgs {
     /// exact copies.
     #[arg(long, value_name = "WORDS", default_value_t = limits::DEDUP_MIN_WORDS)]
     pub min_words: usize,
+    /// Also find phrase-level duplication: pages stitched from sentences of many other pages
+    /// (`slice_and_dice.jsonl`, `popular_phrases.jsonl`, `phrases` in `report.json`).
+    #[arg(long)]
+    pub phrases: bool,
 }
 
 /// The checked settings of a run.
@@ -72,6 +78,7 @@ struct Setup {
     dedup: DedupConfig,
     extractor: ExtractorBuilder,
     reader: ReaderConfig,
+    phrases: Option<SketchConfig>,
 }
 
 impl Setup {
@@ -102,6 +109,7 @@ impl Setup {
             dedup,
             extractor,
             reader,
+            phrases: args.phrases.then(SketchConfig::default),
         })
     }
 }
@@ -133,6 +141,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
         skipped,
         spill,
         reports,
+        phrases,
     } = collected;
     let tally = setup.inputs.tally(&reports, args.quiet);
     let read_done = started.elapsed();
@@ -150,6 +159,12 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
         text,
         setup.threads,
     )?;
+    let phrase_report = phrases
+        .map(|store| {
+            let c = &clustered.clustering;
+            analyze_run(&args.out, &store, c, &catalog, &setup.inputs, setup.threads)
+        })
+        .transpose()?;
     let timings = Timings {
         read_done,
         cluster: clustered.took,
@@ -180,7 +195,13 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
         catalog: &catalog,
         verdicts: &verdicts,
     };
-    write_report(&args.out, &parts, &clustered.zipf, &setup.extractor)?;
+    write_report(
+        &args.out,
+        &parts,
+        &clustered.zipf,
+        &setup.extractor,
+        phrase_report.as_ref(),
+    )?;
     checkpoints.finish()?;
     if !args.quiet {
         print_summary(&args, &parts);
@@ -207,12 +228,13 @@ fn open_outputs(args: &DedupArgs, setup: &Setup) -> anyhow::Result<Checkpoints> 
             return Err(e);
         }
     }
-    let key = RunKey::new(
+    let mut key = RunKey::new(
         &setup.inputs,
         args.method.as_str(),
         &setup.dedup,
         args.text.is_some(),
     );
+    key.phrases = setup.phrases.clone();
     if !Checkpoints::resumable(&args.out, &key) {
         refuse_old_outputs(&args.out, args.force)?;
     }
@@ -245,6 +267,7 @@ fn read(
         extractor: &setup.extractor,
         dedup: &setup.dedup,
         threads: setup.threads,
+        phrases: setup.phrases.as_ref(),
     };
     let hooks = DedupHooks {
         cancelled: &crate::cancelled,
@@ -299,12 +322,13 @@ fn write_report(
     parts: &ReportParts<'_>,
     zipf: &ZipfCurves,
     extractor: &ExtractorBuilder,
+    phrases: Option<&PhraseReport>,
 ) -> anyhow::Result<()> {
     let report = build_report(parts);
     let pairs = largest_pairs(parts, extractor);
     write_html(&out.join(HTML_FILE), parts, &report, zipf, &pairs)?;
     let mut f = AtomicFile::create(&out.join(REPORT_FILE))?;
-    serde_json::to_writer_pretty(&mut f, &report)?;
+    serde_json::to_writer_pretty(&mut f, &with_phrases(&report, phrases)?)?;
     f.write_all(b"\n")?;
     f.commit()
 }

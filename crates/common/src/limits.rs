@@ -331,7 +331,7 @@ pub const PHRASE_WORDS: usize = 5;
 /// shared phrase to be sampled in both pages, which with m bins happens about m / (n1 + n2) of the
 /// time (n words each), so naming >= 90% of sources from one sentence each takes m = 256. A
 /// document keeps at most this many 8-byte shingles.
-pub const PHRASE_SHINGLES: usize = 256;
+pub const PHRASE_SHINGLES: usize = 512;
 
 /// Classes listed per popular phrase (sorted class ids). A phrase in more classes keeps its
 /// count, but only the first ones are candidates of covering sets: such a phrase is site or

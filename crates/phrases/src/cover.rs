@@ -4,7 +4,8 @@
 //! H(n) <= 1 + ln n of the fewest (Johnson 1974, Chvátal 1979), and exact on the small, nearly
 //! disjoint covers slice-and-dice pages have.
 
-use std::collections::BTreeMap;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
 
 /// One class of a covering set and the page's shingles it covered when it was taken.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,6 +20,10 @@ pub struct Covered {
 
 /// The greedy covering set of `items` shingles, where `holders[i]` lists the classes holding
 /// shingle i (any order, duplicates ignored). Shingles no class holds stay uncovered.
+///
+/// Lazy greedy: a class's gain only falls as others are taken, so classes wait in a heap under
+/// their last known gain and a popped class whose gain is still current is the best (ties: the
+/// lowest class id, as the heap orders by gain, then by class id reversed).
 pub fn greedy_cover(holders: &[Vec<u32>]) -> Vec<Covered> {
     // class -> the shingles it holds (ascending, distinct).
     let mut sets: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
@@ -30,19 +35,23 @@ pub fn greedy_cover(holders: &[Vec<u32>]) -> Vec<Covered> {
             }
         }
     }
+    let mut heap: BinaryHeap<(u32, Reverse<u32>)> = sets
+        .iter()
+        .map(|(&c, items)| (items.len() as u32, Reverse(c)))
+        .collect();
     let mut covered = vec![false; holders.len()];
     let mut out = Vec::new();
-    loop {
-        let mut best: Option<(u32, u32)> = None; // (gain, class)
-        for (&c, items) in &sets {
-            let gain = items.iter().filter(|&&i| !covered[i as usize]).count() as u32;
-            if gain > 0 && !matches!(best, Some((g, _)) if g >= gain) {
-                best = Some((gain, c));
-            }
+    while let Some((stale, Reverse(class))) = heap.pop() {
+        let items = &sets[&class];
+        let gain = items.iter().filter(|&&i| !covered[i as usize]).count() as u32;
+        if gain == 0 {
+            continue;
         }
-        let Some((gain, class)) = best else { break };
-        let items = sets.remove(&class).unwrap_or_default();
-        for &i in &items {
+        if gain < stale {
+            heap.push((gain, Reverse(class)));
+            continue;
+        }
+        for &i in items {
             covered[i as usize] = true;
         }
         out.push(Covered {
@@ -109,7 +118,42 @@ mod tests {
         );
     }
 
+    /// The plain greedy rule, recomputing every gain each round.
+    fn naive_greedy(holders: &[Vec<u32>]) -> Vec<u32> {
+        let mut covered = vec![false; holders.len()];
+        let mut out = Vec::new();
+        loop {
+            let mut best: Option<(usize, u32)> = None;
+            let mut classes: Vec<u32> = holders.iter().flatten().copied().collect();
+            classes.sort_unstable();
+            classes.dedup();
+            for c in classes {
+                let gain = (0..holders.len())
+                    .filter(|&i| !covered[i] && holders[i].contains(&c))
+                    .count();
+                if gain > 0 && best.is_none_or(|(g, _)| gain > g) {
+                    best = Some((gain, c));
+                }
+            }
+            let Some((_, c)) = best else { return out };
+            for (i, h) in holders.iter().enumerate() {
+                if h.contains(&c) {
+                    covered[i] = true;
+                }
+            }
+            out.push(c);
+        }
+    }
+
     proptest! {
+        #[test]
+        fn lazy_greedy_equals_plain_greedy(
+            holders in proptest::collection::vec(proptest::collection::vec(0u32..12, 0..5), 0..30)
+        ) {
+            let lazy: Vec<u32> = greedy_cover(&holders).iter().map(|c| c.class).collect();
+            prop_assert_eq!(lazy, naive_greedy(&holders));
+        }
+
         /// On small cases greedy covers everything coverable and is never worse than the
         /// H(n) bound of the optimum; on disjoint sources (what a stitched page is) it is optimal.
         #[test]

@@ -1,10 +1,14 @@
 //! Per page: which of its shingles are popular, which of those are template and which borrowed,
 //! the covering set of the borrowed ones, and the verdict.
 //!
-//! **The rule.** A page is slice-and-dice when
+//! **The rule.** Pages are judged twice: a first pass finds the pages that look stitched; the
+//! second judges every page again, counting as borrowed only shingles that a page *not* found
+//! stitched also holds. (A page quoted by three stitched pages shares a few sentences with each,
+//! just as they share with it; the difference is the direction, which the first pass tells.) A
+//! page is slice-and-dice when
 //! * at least [`min_borrowed`](JudgeConfig::min_borrowed) of its shingles, and at least
 //!   [`min_borrowed_share`](JudgeConfig::min_borrowed_share) of them, are borrowed (popular and
-//!   not template: see [`crate::popular`]);
+//!   not template: see [`crate::popular`]) from pages not themselves stitched;
 //! * the covering set of its borrowed shingles has at least
 //!   [`min_sources`](JudgeConfig::min_sources) classes: its text comes from many places;
 //! * no one class covers more than [`max_source_share`](JudgeConfig::max_source_share) of them:
@@ -55,33 +59,46 @@ pub struct PageVerdict {
     pub template: u32,
     /// Popular shingles that are borrowed.
     pub borrowed: u32,
+    /// Borrowed shingles found on a page not itself stitched (what the verdict counts).
+    pub independent: u32,
     /// The covering set of the borrowed shingles, with a page of each class.
     pub cover: Vec<(Covered, u32)>,
     /// Whether the page is slice-and-dice.
     pub slice_and_dice: bool,
 }
 
-/// Judges one page against the table.
-pub fn judge(page: &PageInput<'_>, table: &PopularTable, cfg: &JudgeConfig) -> PageVerdict {
+/// Judges one page against the table, given the entries of its popular shingles
+/// ([`PopularTable::hits`]). `stitched[c]` marks classes already judged
+/// slice-and-dice (empty: none): text a page shares only with such pages is not counted as
+/// borrowed when deciding, for the pages a stitched page quoted share its sentences too, and
+/// they are its sources, not stitches (the covering set still names every holder).
+pub fn judge(
+    page: &PageInput<'_>,
+    hits: &[u32],
+    table: &PopularTable,
+    cfg: &JudgeConfig,
+    stitched: &[bool],
+) -> PageVerdict {
     let mut popular = 0u32;
     let mut template = 0u32;
     let mut holders: Vec<Vec<u32>> = Vec::new();
     let mut first_page: Vec<(u32, u32)> = Vec::new(); // (class, page), to name each class
-    for &s in page.shingles {
-        let Some(p) = table.get(s) else { continue };
+    for &hit in hits {
+        let Some(p) = table.phrases.get(hit as usize) else {
+            continue;
+        };
         // Every table entry is in two classes at least, so in one besides the page's own.
-        let others = p.holders.iter().filter(|h| h.0 != page.class);
         popular += 1;
-        let own_host = p
-            .holders
-            .iter()
-            .any(|h| h.0 != page.class && h.1 == page.host);
-        if own_host || p.is_template(cfg.max_classes) {
+        if p.is_template(cfg.max_classes)
+            || p.holders
+                .iter()
+                .any(|h| h.0 != page.class && h.1 == page.host)
+        {
             template += 1;
             continue;
         }
         let mut hs = Vec::new();
-        for &(c, _, d) in others {
+        for &(c, _, d) in p.holders.iter().filter(|h| h.0 != page.class) {
             hs.push(c);
             if let Err(i) = first_page.binary_search_by_key(&c, |x| x.0) {
                 first_page.insert(i, (c, d));
@@ -90,8 +107,35 @@ pub fn judge(page: &PageInput<'_>, table: &PopularTable, cfg: &JudgeConfig) -> P
         holders.push(hs);
     }
     let borrowed = holders.len() as u32;
-    let cover: Vec<(Covered, u32)> = greedy_cover(&holders)
+    let is_stitched = |c: u32| stitched.get(c as usize).copied().unwrap_or(false);
+    let independent: Vec<Vec<u32>> = holders
+        .iter()
+        .map(|hs| {
+            hs.iter()
+                .copied()
+                .filter(|&c| !is_stitched(c))
+                .collect::<Vec<u32>>()
+        })
+        .filter(|hs| !hs.is_empty())
+        .collect();
+    let own = independent.len();
+    let sources = greedy_cover(&independent);
+    let largest = sources.iter().map(|c| c.shared).max().unwrap_or(0) as f64;
+    let n = page.shingles.len().max(1) as f64;
+    let slice_and_dice = own >= cfg.min_borrowed
+        && own as f64 / n >= cfg.min_borrowed_share
+        && sources.len() >= cfg.min_sources
+        && largest <= cfg.max_source_share * own as f64;
+    // The covering set names sources not themselves stitched first, then, for what only
+    // stitched pages hold, those.
+    let rest: Vec<Vec<u32>> = holders
+        .iter()
+        .filter(|hs| hs.iter().all(|&c| is_stitched(c)))
+        .cloned()
+        .collect();
+    let cover: Vec<(Covered, u32)> = sources
         .into_iter()
+        .chain(greedy_cover(&rest))
         .map(|c| {
             let d = first_page
                 .binary_search_by_key(&c.class, |x| x.0)
@@ -99,17 +143,12 @@ pub fn judge(page: &PageInput<'_>, table: &PopularTable, cfg: &JudgeConfig) -> P
             (c, d)
         })
         .collect();
-    let n = page.shingles.len().max(1) as f64;
-    let largest = cover.iter().map(|c| c.0.shared).max().unwrap_or(0);
-    let slice_and_dice = borrowed as usize >= cfg.min_borrowed
-        && f64::from(borrowed) / n >= cfg.min_borrowed_share
-        && cover.len() >= cfg.min_sources
-        && f64::from(largest) <= cfg.max_source_share * f64::from(borrowed);
     PageVerdict {
         shingles: page.shingles.len() as u32,
         popular,
         template,
         borrowed,
+        independent: own as u32,
         cover,
         slice_and_dice,
     }

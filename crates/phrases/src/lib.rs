@@ -82,13 +82,37 @@ pub struct Analysis {
 /// answer for any thread count).
 pub fn analyze(pages: &[PageInput<'_>], cfg: &JudgeConfig, threads: usize) -> Analysis {
     let table = PopularTable::build(pages, cfg.max_classes.max(1), threads);
-    let verdicts = in_parallel(threads, pages, |chunk| {
+    let hits: Vec<Vec<u32>> = in_parallel(threads, pages, |chunk| {
         chunk
             .iter()
-            .map(|p| judge(p, &table, cfg))
+            .map(|p| table.hits(p.shingles))
             .collect::<Vec<_>>()
     })
     .concat();
+    let order: Vec<usize> = (0..pages.len()).collect();
+    let pass = |stitched: &[bool]| {
+        in_parallel(threads, &order, |chunk| {
+            chunk
+                .iter()
+                .map(|&i| judge(&pages[i], &hits[i], &table, cfg, stitched))
+                .collect::<Vec<_>>()
+        })
+        .concat()
+    };
+    let first: Vec<PageVerdict> = pass(&[]);
+    let classes = pages
+        .iter()
+        .map(|p| p.class as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let mut stitched = vec![false; classes];
+    for (p, v) in pages.iter().zip(&first) {
+        if v.slice_and_dice {
+            stitched[p.class as usize] = true;
+        }
+    }
+    drop(first);
+    let verdicts = pass(&stitched);
     Analysis {
         table,
         verdicts,

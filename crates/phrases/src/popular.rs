@@ -78,6 +78,8 @@ pub struct ChanceModel {
 pub struct PopularTable {
     /// Popular shingles, ascending.
     pub phrases: Vec<Popular>,
+    /// Their shingles alone (searched without touching the entries).
+    keys: Vec<u64>,
     /// The chance model.
     pub chance: ChanceModel,
 }
@@ -100,6 +102,7 @@ impl PopularTable {
         }
         let d = distinct as f64;
         PopularTable {
+            keys: phrases.iter().map(|p| p.shingle).collect(),
             phrases,
             chance: ChanceModel {
                 model: "a shingle is popular when sampled in at least 2 equivalence classes: \
@@ -115,10 +118,31 @@ impl PopularTable {
 
     /// The popular entry of `shingle`, if it is popular.
     pub fn get(&self, shingle: u64) -> Option<&Popular> {
-        self.phrases
-            .binary_search_by_key(&shingle, |p| p.shingle)
+        self.keys
+            .binary_search(&shingle)
             .ok()
             .map(|i| &self.phrases[i])
+    }
+
+    /// The entries of the popular ones among `shingles` (ascending): indices into
+    /// [`phrases`](Self::phrases), ascending.
+    pub fn hits(&self, shingles: &[u64]) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut from = 0;
+        for &s in shingles {
+            // Both are ascending: each search starts where the last ended.
+            match self.keys[from..].binary_search(&s) {
+                Ok(i) => {
+                    out.push((from + i) as u32);
+                    from += i + 1;
+                }
+                Err(i) => from += i,
+            }
+            if from >= self.keys.len() {
+                break;
+            }
+        }
+        out
     }
 }
 
@@ -207,6 +231,9 @@ mod tests {
             assert_eq!((p.classes, p.pages, p.hosts), (2, 3, 3));
             assert_eq!(p.holders, vec![(0, 0, 0), (1, 2, 2)]);
             assert!(t.get(u64::MAX - 3).is_none());
+            assert_eq!(t.hits(&a), vec![0]);
+            assert_eq!(t.hits(&[0, 5, 6]), vec![0]);
+            assert!(t.hits(&[6, 7]).is_empty());
             assert_eq!(t.chance.distinct_shingles, 4);
         }
     }

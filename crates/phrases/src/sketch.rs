@@ -16,7 +16,7 @@
 //! per phrase), at the cost of one hash per phrase instead of m.
 
 use crawlsift_dedup::minhash::mix64;
-use crawlsift_dedup::normalize::Normalizer;
+use crawlsift_dedup::normalize::{Normalized, Normalizer};
 use crawlsift_dedup::rabin::ShingleRoller;
 use serde::{Deserialize, Serialize};
 
@@ -108,20 +108,31 @@ impl Sketcher {
 
     /// The sketch of one page's main text.
     pub fn sketch(&mut self, text: &str) -> Sketch {
-        let norm = self.normalizer.normalize(text);
+        let mut normalizer = std::mem::take(&mut self.normalizer);
+        let norm = normalizer.normalize(text);
         let rabin = self.roller.rabin();
         let bytes = norm.text().as_bytes();
-        self.word_fps.clear();
-        self.word_fps.extend(
+        let mut word_fps = std::mem::take(&mut self.word_fps);
+        word_fps.clear();
+        word_fps.extend(
             norm.spans()
                 .iter()
                 .map(|&(a, b)| rabin.fingerprint_in(bytes, a as usize, b as usize)),
         );
+        let out = self.sketch_words(norm, &word_fps);
+        self.word_fps = word_fps;
+        self.normalizer = normalizer;
+        out
+    }
+
+    /// The sketch of a text already normalised, with its words' Rabin fingerprints (as
+    /// `crawlsift_dedup::Fingerprinter::last_words` gives them after fingerprinting it).
+    pub fn sketch_words(&mut self, norm: Normalized<'_>, word_fps: &[u64]) -> Sketch {
         self.bins.fill((u64::MAX, 0));
         let shift = 64 - self.bin_bits;
         let bins = &mut self.bins;
         let mut i = 0u32;
-        self.roller.for_each_shingle(&self.word_fps, |fp| {
+        self.roller.for_each_shingle(word_fps, |fp| {
             let h = mix64(fp);
             let b = if shift == 64 {
                 0
@@ -133,7 +144,7 @@ impl Sketcher {
             }
             i += 1;
         });
-        let n = self.word_fps.len();
+        let n = word_fps.len().min(norm.spans().len());
         let k = self.roller.k();
         let mut shingles: Vec<u64> = Vec::with_capacity(n.min(bins.len()));
         let mut words = Vec::new();
@@ -142,11 +153,11 @@ impl Sketcher {
         // An empty bin keeps u64::MAX, which no phrase hashes to but by a 2^-64 chance.
         for &(h, start) in bins.iter().filter(|b| b.0 != u64::MAX) {
             shingles.push(h);
-            if h % self.words_sample == 0 {
+            if n > 0 && h % self.words_sample == 0 {
                 let phrase: Vec<&str> = (0..k)
                     .map(|j| {
                         let (a, b) = spans[(start as usize + j) % n];
-                        &text[a as usize..b as usize]
+                        text.get(a as usize..b as usize).unwrap_or("")
                     })
                     .collect();
                 words.push((h, phrase.join(" ")));
@@ -179,6 +190,21 @@ mod tests {
         let sk = s.sketch(&text);
         assert!(sk.shingles.len() <= 16 && sk.shingles.len() >= 12);
         assert!(s.sketch("").shingles.is_empty());
+    }
+
+    #[test]
+    fn the_fingerprinters_words_give_the_same_sketch() {
+        let mut s = Sketcher::new(&SketchConfig::default());
+        let mut f = crawlsift_dedup::Fingerprinter::new(&Default::default());
+        let text = "Ein Satz, der nicht lang ist.\nA second LINE of “words” here; and more";
+        f.fingerprint(text);
+        let (norm, fps) = f.last_words();
+        let via = s.sketch_words(norm, fps);
+        assert_eq!(via, s.sketch(text));
+        assert!(
+            (13..=15).contains(&via.shingles.len()),
+            "15 words, 512 bins"
+        );
     }
 
     #[test]

@@ -50,6 +50,7 @@ pub mod inputs;
 pub mod lines;
 pub mod output;
 pub mod page;
+pub mod phrases;
 pub mod report;
 pub mod site;
 pub mod stages;
