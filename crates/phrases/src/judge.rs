@@ -4,8 +4,10 @@
 //! **The rule.** Pages are judged twice: a first pass finds the pages that look stitched; the
 //! second judges every page again, counting as borrowed only shingles that a page *not* found
 //! stitched also holds. (A page quoted by three stitched pages shares a few sentences with each,
-//! just as they share with it; the difference is the direction, which the first pass tells.) A
-//! page is slice-and-dice when
+//! just as they share with it; the difference is the direction, which the first pass tells.)
+//! Pages sharing text only with stitched pages are still stitched when at least
+//! [`self_evident_share`](JudgeConfig::self_evident_share) of their shingles are borrowed (a farm
+//! stitching from a sentence pool of its own). A page is slice-and-dice when
 //! * at least [`min_borrowed`](JudgeConfig::min_borrowed) of its shingles, and at least
 //!   [`min_borrowed_share`](JudgeConfig::min_borrowed_share) of them, are borrowed (popular and
 //!   not template: see [`crate::popular`]) from pages not themselves stitched;
@@ -28,6 +30,9 @@ pub struct JudgeConfig {
     pub min_borrowed: usize,
     /// Smallest share of the page's shingles that are borrowed.
     pub min_borrowed_share: f64,
+    /// Share of borrowed shingles from which a page is stitched even when only stitched pages
+    /// hold them.
+    pub self_evident_share: f64,
     /// Fewest classes in the covering set.
     pub min_sources: usize,
     /// Largest share of the borrowed shingles one class may cover.
@@ -41,6 +46,7 @@ impl Default for JudgeConfig {
         JudgeConfig {
             min_borrowed: limits::PHRASE_MIN_BORROWED,
             min_borrowed_share: limits::PHRASE_MIN_BORROWED_SHARE,
+            self_evident_share: limits::PHRASE_SELF_EVIDENT_SHARE,
             min_sources: limits::PHRASE_MIN_SOURCES,
             max_source_share: limits::PHRASE_MAX_SOURCE_SHARE,
             max_classes: limits::PHRASE_MAX_CLASSES,
@@ -65,6 +71,19 @@ pub struct PageVerdict {
     pub cover: Vec<(Covered, u32)>,
     /// Whether the page is slice-and-dice.
     pub slice_and_dice: bool,
+}
+
+/// Whether borrowed shingles `holders` (of a page of `n` shingles) make the page stitched, at
+/// least `share` of them borrowed; and their covering set.
+fn rule(holders: &[Vec<u32>], n: f64, share: f64, cfg: &JudgeConfig) -> (bool, Vec<Covered>) {
+    let sources = greedy_cover(holders);
+    let largest = sources.iter().map(|c| c.shared).max().unwrap_or(0) as f64;
+    let b = holders.len();
+    let ok = b >= cfg.min_borrowed
+        && b as f64 / n >= share
+        && sources.len() >= cfg.min_sources
+        && largest <= cfg.max_source_share * b as f64;
+    (ok, sources)
 }
 
 /// Judges one page against the table, given the entries of its popular shingles
@@ -118,14 +137,13 @@ pub fn judge(
         })
         .filter(|hs| !hs.is_empty())
         .collect();
-    let own = independent.len();
-    let sources = greedy_cover(&independent);
-    let largest = sources.iter().map(|c| c.shared).max().unwrap_or(0) as f64;
     let n = page.shingles.len().max(1) as f64;
-    let slice_and_dice = own >= cfg.min_borrowed
-        && own as f64 / n >= cfg.min_borrowed_share
-        && sources.len() >= cfg.min_sources
-        && largest <= cfg.max_source_share * own as f64;
+    let (own_rule, sources) = rule(&independent, n, cfg.min_borrowed_share, cfg);
+    // A page mostly made of borrowed text is stitched whoever else holds it: a farm of stitched
+    // pages sharing sentences only among themselves is one.
+    let slice_and_dice = own_rule
+        || (independent.len() < holders.len() && rule(&holders, n, cfg.self_evident_share, cfg).0);
+    let own = independent.len();
     // The covering set names sources not themselves stitched first, then, for what only
     // stitched pages hold, those.
     let rest: Vec<Vec<u32>> = holders
