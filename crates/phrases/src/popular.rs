@@ -80,6 +80,11 @@ pub struct PopularTable {
     pub phrases: Vec<Popular>,
     /// Their shingles alone (searched without touching the entries).
     keys: Vec<u64>,
+    /// `starts[b]`: the first key whose top bits are at least `b` (shingles are uniform hashes,
+    /// so a bucket holds about one key and a lookup is one or two probes).
+    starts: Vec<u32>,
+    /// Bits of a key that pick its bucket.
+    bucket_bits: u32,
     /// The chance model.
     pub chance: ChanceModel,
 }
@@ -101,8 +106,25 @@ impl PopularTable {
             distinct += d;
         }
         let d = distinct as f64;
+        let keys: Vec<u64> = phrases.iter().map(|p| p.shingle).collect();
+        let bucket_bits = keys
+            .len()
+            .max(1)
+            .next_power_of_two()
+            .trailing_zeros()
+            .max(1);
+        let mut starts = Vec::with_capacity((1 << bucket_bits) + 1);
+        let mut i = 0usize;
+        for b in 0..=(1u64 << bucket_bits) {
+            while i < keys.len() && (keys[i] >> (64 - bucket_bits)) < b {
+                i += 1;
+            }
+            starts.push(i as u32);
+        }
         PopularTable {
-            keys: phrases.iter().map(|p| p.shingle).collect(),
+            keys,
+            starts,
+            bucket_bits,
             phrases,
             chance: ChanceModel {
                 model: "a shingle is popular when sampled in at least 2 equivalence classes: \
@@ -118,31 +140,29 @@ impl PopularTable {
 
     /// The popular entry of `shingle`, if it is popular.
     pub fn get(&self, shingle: u64) -> Option<&Popular> {
-        self.keys
-            .binary_search(&shingle)
-            .ok()
-            .map(|i| &self.phrases[i])
+        self.index(shingle).map(|i| &self.phrases[i])
+    }
+
+    /// The index of `shingle` among the popular ones.
+    fn index(&self, shingle: u64) -> Option<usize> {
+        let b = (shingle >> (64 - self.bucket_bits)) as usize;
+        let (lo, hi) = (
+            *self.starts.get(b)? as usize,
+            *self.starts.get(b + 1)? as usize,
+        );
+        self.keys[lo..hi]
+            .iter()
+            .position(|&k| k == shingle)
+            .map(|i| lo + i)
     }
 
     /// The entries of the popular ones among `shingles` (ascending): indices into
     /// [`phrases`](Self::phrases), ascending.
     pub fn hits(&self, shingles: &[u64]) -> Vec<u32> {
-        let mut out = Vec::new();
-        let mut from = 0;
-        for &s in shingles {
-            // Both are ascending: each search starts where the last ended.
-            match self.keys[from..].binary_search(&s) {
-                Ok(i) => {
-                    out.push((from + i) as u32);
-                    from += i + 1;
-                }
-                Err(i) => from += i,
-            }
-            if from >= self.keys.len() {
-                break;
-            }
-        }
-        out
+        shingles
+            .iter()
+            .filter_map(|&s| self.index(s).map(|i| i as u32))
+            .collect()
     }
 }
 
@@ -235,6 +255,25 @@ mod tests {
             assert_eq!(t.hits(&[0, 5, 6]), vec![0]);
             assert!(t.hits(&[6, 7]).is_empty());
             assert_eq!(t.chance.distinct_shingles, 4);
+        }
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn lookups_find_exactly_the_popular_shingles(
+            raw in proptest::collection::vec(proptest::collection::vec((0u64..64).prop_map(|x| x * (u64::MAX / 64)), 0..20), 1..12)
+        ) {
+            let sketches: Vec<Vec<u64>> = raw.into_iter().map(|mut v| { v.sort_unstable(); v.dedup(); v }).collect();
+            let pages: Vec<PageInput> = sketches.iter().enumerate()
+                .map(|(i, s)| PageInput { shingles: s, class: i as u32, host: i as u32 }).collect();
+            let t = PopularTable::build(&pages, 8, 2);
+            for s in sketches.iter().flatten() {
+                let holders = sketches.iter().filter(|k| k.contains(s)).count();
+                prop_assert_eq!(t.get(*s).is_some(), holders >= 2);
+            }
+            prop_assert!(t.get(1).is_none());
         }
     }
 
