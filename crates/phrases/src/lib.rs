@@ -91,8 +91,8 @@ pub fn analyze(pages: &[PageInput<'_>], cfg: &JudgeConfig, threads: usize) -> An
     })
     .concat();
     let order: Vec<usize> = (0..pages.len()).collect();
-    let pass = |stitched: &[bool]| {
-        in_parallel(threads, &order, |chunk| {
+    let pass = |order: &[usize], stitched: &[bool]| {
+        in_parallel(threads, order, |chunk| {
             chunk
                 .iter()
                 .map(|&i| judge(&pages[i], &hits[i], &table, cfg, stitched))
@@ -100,7 +100,7 @@ pub fn analyze(pages: &[PageInput<'_>], cfg: &JudgeConfig, threads: usize) -> An
         })
         .concat()
     };
-    let first: Vec<PageVerdict> = pass(&[]);
+    let first: Vec<PageVerdict> = pass(&order, &[]);
     let classes = pages
         .iter()
         .map(|p| p.class as usize + 1)
@@ -112,8 +112,17 @@ pub fn analyze(pages: &[PageInput<'_>], cfg: &JudgeConfig, threads: usize) -> An
             stitched[p.class as usize] = true;
         }
     }
-    drop(first);
-    let verdicts = pass(&stitched);
+    // Leaving out holders only takes borrowed shingles away: a page with too few to be stitched
+    // in the first pass keeps its verdict.
+    let again: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|&i| first[i].borrowed as usize >= cfg.min_borrowed)
+        .collect();
+    let mut verdicts = first;
+    for (&i, v) in again.iter().zip(pass(&again, &stitched)) {
+        verdicts[i] = v;
+    }
     Analysis {
         table,
         verdicts,
