@@ -16,6 +16,7 @@ use crawlsift_pipeline::collect::Collected;
 use crawlsift_pipeline::dedup::StageTimes;
 use crawlsift_pipeline::html::{largest_pairs, write_html, zipf_curves, ZipfCurves};
 use crawlsift_pipeline::output::AtomicFile;
+use crawlsift_pipeline::phrases::analyze_run;
 use crawlsift_pipeline::report::{
     build_report, peak_rss_bytes, rfc3339, ReportParts, RunInfo, Timings,
 };
@@ -72,6 +73,7 @@ pub(crate) fn conclude(
         skipped,
         spill,
         reports,
+        phrases,
     } = collected;
     let tally = ctx.inputs.tally(&reports, run.quiet);
     let read_done = started.elapsed();
@@ -103,6 +105,11 @@ pub(crate) fn conclude(
         text,
         ctx.threads,
     )?;
+    if let Some(store) = phrases {
+        let c = &clustered.clustering;
+        let report = analyze_run(run.out, &store, c, &catalog, ctx.inputs, ctx.threads)?;
+        sections.push(("phrases", serde_json::to_value(&report)?));
+    }
     let timings = Timings {
         read_done,
         cluster: clustered.took,

@@ -13,6 +13,7 @@ use clap::Args;
 use crawlsift_common::limits;
 use crawlsift_dedup::{Clusterer, DedupConfig};
 use crawlsift_extractor::{ExtractorBuilder, Method};
+use crawlsift_phrases::SketchConfig;
 use crawlsift_pipeline::against::open_index;
 use crawlsift_pipeline::checkpoint::{Checkpoints, RunKey};
 use crawlsift_pipeline::collect::Collected;
@@ -68,6 +69,10 @@ pub struct DedupArgs {
     /// index`; its archives are not read): `against.jsonl`, and counts in `report.json`.
     #[arg(long, value_name = "IDX")]
     pub against: Option<PathBuf>,
+    /// Also find phrase-level duplication: pages stitched from sentences of many other pages
+    /// (`slice_and_dice.jsonl`, `popular_phrases.jsonl`, `phrases` in `report.json`).
+    #[arg(long)]
+    pub phrases: bool,
 }
 
 /// The checked settings of a run.
@@ -77,6 +82,7 @@ struct Setup {
     dedup: DedupConfig,
     extractor: ExtractorBuilder,
     reader: ReaderConfig,
+    phrases: Option<SketchConfig>,
 }
 
 impl Setup {
@@ -113,6 +119,7 @@ impl Setup {
             dedup,
             extractor,
             reader,
+            phrases: args.phrases.then(SketchConfig::default),
         })
     }
 
@@ -232,6 +239,7 @@ fn read(
         dedup: &setup.dedup,
         threads: setup.threads,
         only,
+        phrases: setup.phrases.as_ref(),
     };
     let hooks = DedupHooks {
         cancelled: &crate::cancelled,
@@ -309,10 +317,12 @@ fn finish_shard(
 
 /// What makes this run the same run as another (a resumed one, or another shard of it).
 fn run_key(args: &DedupArgs, setup: &Setup) -> RunKey {
-    RunKey::new(
+    let mut key = RunKey::new(
         &setup.inputs,
         args.method.as_str(),
         &setup.dedup,
         args.text.is_some(),
-    )
+    );
+    key.phrases = setup.phrases.clone();
+    key
 }

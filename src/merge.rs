@@ -82,7 +82,15 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
         Some(_) => Some(TextSpill::create(&TextSpill::path_in(&args.out))?),
         None => None,
     };
-    let collected = replay(&inputs, &dedup, &mut checkpoints, spill, &plan.failed)?;
+    let phrases = plan.key.phrases.is_some();
+    let collected = replay(
+        &inputs,
+        &dedup,
+        &mut checkpoints,
+        spill,
+        &plan.failed,
+        phrases,
+    )?;
     if crate::cancelled() {
         drop(collected);
         eprintln!("crawlsift merge: interrupted; nothing was written");
@@ -115,16 +123,21 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Replays every input from its shard, in input order (inputs no shard could read are reported
-/// with their error, as a single run reports them).
+/// with their error, as a single run reports them), keeping the phrase sketches when the shards
+/// made them (`--phrases`).
 fn replay(
     inputs: &InputSet,
     dedup: &DedupConfig,
     checkpoints: &mut Checkpoints,
     spill: Option<TextSpill>,
     failed: &[(u32, String)],
+    phrases: bool,
 ) -> anyhow::Result<Collected> {
     let n = inputs.inputs.len();
     let mut col = Collector::new(Clusterer::new(dedup)?, n, checkpoints, spill);
+    if phrases {
+        col = col.with_phrases();
+    }
     for f in 0..n as u32 {
         if crate::cancelled() {
             break;

@@ -379,3 +379,60 @@ pub const STORE_MAX_HEADER_BYTES: usize = 1 << 16;
 
 /// Results a query prints by default (`crawlsift query --limit`).
 pub const STORE_QUERY_LIMIT: usize = 100;
+
+// --- phrase-level duplication (crates/phrases, `dedup --phrases`) -----------------------------
+
+/// Words per phrase (k). Fetterly, Manasse and Najork (SIGIR 2005) use 5-word phrases: long
+/// enough that a shared phrase is rarely a coincidence of common words, short enough that a
+/// stitched sentence of 8 words still holds whole phrases.
+pub const PHRASE_WORDS: usize = 5;
+
+/// Shingles per document (m): min-hash bins of one phrase hash (one permutation hashing), each
+/// keeping its smallest phrase. The paper keeps 84 min-hashes; naming a page's sources needs a
+/// phrase of each borrowed sentence sampled in both pages, which with m bins happens about
+/// m / (n1 + n2) of the time per phrase (n words each): on the 20k corpus m = 256 named 0.90 of
+/// the sources, m = 512 names 0.96. A page keeps at most this many 8-byte shingles (4 KiB).
+pub const PHRASE_SHINGLES: usize = 512;
+
+/// Classes listed per popular phrase (sorted class ids). A phrase in more classes keeps its
+/// count, but only the first ones are candidates of covering sets: such a phrase is site or
+/// language boilerplate, never what tells a page's sources.
+pub const PHRASE_MAX_CLASSES: usize = 64;
+
+/// Share of a page's shingles that must be borrowed (popular, not template) for it to be
+/// slice-and-dice.
+pub const PHRASE_MIN_BORROWED_SHARE: f64 = 0.08;
+
+/// Share of a page's shingles, borrowed, from which it is slice-and-dice even when only pages
+/// themselves judged stitched hold them (a farm stitching from a sentence pool of its own). The
+/// pages such farms quote are judged by [`PHRASE_MIN_BORROWED_SHARE`] on text found elsewhere;
+/// on the makecorpus corpora, the pages they quote have at most 0.23 of their shingles borrowed.
+pub const PHRASE_SELF_EVIDENT_SHARE: f64 = 0.3;
+
+/// Fewest borrowed shingles of a slice-and-dice page.
+pub const PHRASE_MIN_BORROWED: usize = 6;
+
+/// Fewest classes in the covering set of a slice-and-dice page: a page quoting one or two
+/// articles is a near-miss or a commentary, not a page stitched from many sources.
+pub const PHRASE_MIN_SOURCES: usize = 3;
+
+/// Largest share of a page's borrowed shingles one source may cover for the page to be
+/// slice-and-dice: a page made mostly of one other page is a (near) copy of it.
+pub const PHRASE_MAX_SOURCE_SHARE: f64 = 0.5;
+
+/// Popular phrases written to `popular_phrases.jsonl` (most popular first) and ranks of the
+/// rank/frequency table in `report.json`.
+pub const PHRASE_LISTED: usize = 10_000;
+
+/// Example pages named per popular phrase.
+pub const PHRASE_EXAMPLES: usize = 3;
+
+/// One shingle in this many keeps its words (the same phrases in every page: chosen by hash), so
+/// `popular_phrases.jsonl` can show what popular phrases say without keeping every page's text.
+pub const PHRASE_WORDS_SAMPLE: u64 = 8;
+
+/// Phrase words kept at most (first seen wins): bounds the sampled words whatever the corpus.
+pub const PHRASE_MAX_WORDS_KEPT: usize = 1 << 18;
+
+/// Hosts listed in `report.json`'s `phrases.hosts` (most slice-and-dice pages first).
+pub const PHRASE_TOP_HOSTS: usize = 20;

@@ -208,6 +208,12 @@ impl Fingerprinter {
         }
     }
 
+    /// The last text fingerprinted: its normalized words and their Rabin fingerprints, so a
+    /// caller can sample its phrases (`crawlsift-phrases`) without normalizing it again.
+    pub fn last_words(&self) -> (crate::normalize::Normalized<'_>, &[u64]) {
+        (self.normalizer.0.last(), &self.normalizer_words)
+    }
+
     /// Fingerprints one document's main text.
     pub fn fingerprint(&mut self, text: &str) -> Fingerprint {
         let norm = self.normalizer.0.normalize_lines(text, &mut self.line_ends);

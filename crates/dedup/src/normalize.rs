@@ -65,6 +65,14 @@ impl Normalizer {
         Self::default()
     }
 
+    /// The words of the last text normalized (none before the first).
+    pub fn last(&self) -> Normalized<'_> {
+        Normalized {
+            text: &self.text,
+            words: &self.words,
+        }
+    }
+
     /// Normalizes `input`, reusing this normalizer's buffers.
     ///
     /// The text is cut at ASCII white space, where neither normalization nor folding can join or

@@ -41,6 +41,9 @@ pub struct RunKey {
     pub dedup: DedupConfig,
     /// Whether texts are kept for `--text`.
     pub keep_text: bool,
+    /// The phrase sketch settings of `--phrases` (entries then hold sketches).
+    #[serde(default)]
+    pub phrases: Option<crawlsift_phrases::SketchConfig>,
 }
 
 impl RunKey {
@@ -54,6 +57,7 @@ impl RunKey {
             method: method.to_string(),
             dedup: dedup.clone(),
             keep_text,
+            phrases: None,
         }
     }
 }
@@ -75,6 +79,8 @@ pub struct Entry {
     pub fp: Option<Fingerprint>,
     /// The page's text, kept only for `--text`.
     pub text: Option<String>,
+    /// The page's phrase sketch, made only for `--phrases`.
+    pub phrases: Option<crawlsift_phrases::Sketch>,
 }
 
 impl Entry {
@@ -327,6 +333,7 @@ mod tests {
             method: "blocks".into(),
             dedup: DedupConfig::default(),
             keep_text: true,
+            phrases: None,
         }
     }
 
@@ -342,6 +349,7 @@ mod tests {
                 title: "Title \u{e9}".into(),
                 fp: Some(fp),
                 text: Some("one line of words".into()),
+                phrases: None,
             },
             Entry {
                 pos: (0, 812, 1),
@@ -351,6 +359,7 @@ mod tests {
                 title: String::new(),
                 fp: None,
                 text: None,
+                phrases: None,
             },
         ]
     }

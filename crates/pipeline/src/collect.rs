@@ -11,6 +11,7 @@ use crawlsift_reader::{FileReport, Record};
 use crate::catalog::{Catalog, DocMeta, FingerprintSummary};
 use crate::checkpoint::{Checkpoints, Entry};
 use crate::page::{clustered_page, Origin};
+use crate::phrases::PhraseStore;
 use crate::write::TextSpill;
 
 /// The reason name of a record that reached the collector without a fingerprint.
@@ -52,6 +53,7 @@ pub fn entry_of(rec: &Record, ex: &mut Extractor) -> Entry {
         title: String::new(),
         fp: None,
         text: None,
+        phrases: None,
     };
     match clustered_page(rec, ex) {
         Ok(p) => {
@@ -75,6 +77,8 @@ pub struct Collected {
     pub spill: Option<TextSpill>,
     /// Per input, its summary if it was read (or replayed).
     pub reports: Vec<Option<Result<FileReport, String>>>,
+    /// Every document's phrase sketch, for `--phrases`.
+    pub phrases: Option<PhraseStore>,
 }
 
 /// Takes entries in input order and keeps what the outputs need (see the module doc).
@@ -88,6 +92,7 @@ pub struct Collector<'a> {
     /// Entries of the input being read, for its checkpoint.
     pending: Vec<Entry>,
     reports: Vec<Option<Result<FileReport, String>>>,
+    phrases: Option<PhraseStore>,
 }
 
 impl<'a> Collector<'a> {
@@ -108,7 +113,14 @@ impl<'a> Collector<'a> {
             checkpoints,
             pending: Vec::new(),
             reports: vec![None; inputs],
+            phrases: None,
         }
+    }
+
+    /// Keeps every document's phrase sketch (`--phrases`).
+    pub fn with_phrases(mut self) -> Self {
+        self.phrases = Some(PhraseStore::default());
+        self
     }
 
     /// The checkpoints being written.
@@ -144,6 +156,9 @@ impl<'a> Collector<'a> {
                 };
                 let site = crate::site::site_of(origin.url.as_deref());
                 let doc = self.clusterer.add_on_site(fp, &site);
+                if let Some(store) = self.phrases.as_mut() {
+                    store.push(e.phrases.take());
+                }
                 if let Some(sp) = self.spill.as_mut() {
                     sp.push(&origin, &e.title, e.text.as_deref().unwrap_or(""))?;
                 }
@@ -216,6 +231,7 @@ impl<'a> Collector<'a> {
             skipped: self.skipped,
             spill: self.spill,
             reports: self.reports,
+            phrases: self.phrases,
         }
     }
 }

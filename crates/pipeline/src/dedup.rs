@@ -9,6 +9,7 @@ use std::time::Instant;
 use crawlsift_common::limits::{RAW_QUEUE_CAP, TEXT_QUEUE_CAP};
 use crawlsift_dedup::{Clusterer, DedupConfig, Fingerprinter};
 use crawlsift_extractor::ExtractorBuilder;
+use crawlsift_phrases::{SketchConfig, Sketcher};
 use crawlsift_reader::{ReaderConfig, Record};
 
 use crate::checkpoint::{Checkpoints, Entry};
@@ -50,6 +51,8 @@ pub struct DedupSettings<'a> {
     /// For a shard (`--shard I/N`): the inputs it reads; the others are neither read nor
     /// replayed. `None` reads every input.
     pub only: Option<&'a [bool]>,
+    /// Phrase sketches to make next to each fingerprint (`--phrases`).
+    pub phrases: Option<&'a SketchConfig>,
 }
 
 /// Hooks of a dedup run into its caller.
@@ -89,6 +92,9 @@ pub fn read_documents(
         checkpoints,
         spill,
     );
+    if settings.phrases.is_some() {
+        col = col.with_phrases();
+    }
     std::thread::scope(|s| -> anyhow::Result<()> {
         let (mut producer, raw_rx) = stages::producer::<Batch<Record>>(RAW_QUEUE_CAP);
         let (reader_cfg, done, cancelled) = (settings.reader, &done, hooks.cancelled);
@@ -164,19 +170,24 @@ fn extract_and_fingerprint<'scope>(
         },
     );
     let cfg = settings.dedup;
+    let phrases = settings.phrases;
     stages::stage(
         s,
         "fingerprint",
         settings.threads,
         extract_rx,
         TEXT_QUEUE_CAP,
-        move || Fingerprinter::new(cfg),
-        move |fper, batch: Batch<Entry>| {
+        move || (Fingerprinter::new(cfg), phrases.map(Sketcher::new)),
+        move |(fper, sketcher), batch: Batch<Entry>| {
             timed(&times.fingerprint_ns, || {
                 batch.map_items(|mut entries| {
                     for e in entries.iter_mut() {
                         if let Some(text) = &e.text {
                             e.fp = Some(fper.fingerprint(text));
+                            if let Some(sk) = sketcher.as_mut() {
+                                let (norm, words) = fper.last_words();
+                                e.phrases = Some(sk.sketch_words(norm, words));
+                            }
                         }
                     }
                     entries

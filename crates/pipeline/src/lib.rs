@@ -56,6 +56,7 @@ pub mod inputs;
 pub mod lines;
 pub mod output;
 pub mod page;
+pub mod phrases;
 pub mod report;
 pub mod segment;
 pub mod shard;

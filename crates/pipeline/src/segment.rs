@@ -183,6 +183,7 @@ fn read_new(
         dedup: req.dedup,
         threads: req.threads,
         only: None,
+        phrases: None,
     };
     let collected = read_documents(&settings, hooks, &mut checkpoints, None)?;
     if (hooks.cancelled)() {

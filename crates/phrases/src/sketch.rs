@@ -1,0 +1,236 @@
+//! A page's phrase sketch: its words, its k-word phrases over the text taken as a circle (n
+//! phrases for n words), their Rabin fingerprints (`crawlsift_dedup::rabin`: words first, then
+//! phrases by extension and prefix deletion), and m shingles: the smallest phrase of each of m
+//! min-hash bins.
+//!
+//! The words are those `dedup` fingerprints: the page's main text, normalised by
+//! `crawlsift_dedup::normalize` (case, NFKC, punctuation). The paper replaces markup with
+//! whitespace and takes every visible word; here the extractor has already dropped markup and the
+//! navigation and legal furniture `dedup` drops, so what is left of the site template is less, and
+//! what is left is told apart by where it repeats (see [`crate::popular`]).
+//!
+//! The m min-hashes are computed as one permutation hashing (Li, Owen and Zhang, 2012): one
+//! 64-bit hash per phrase (the bijective SplitMix64 finaliser of its Rabin fingerprint) whose top
+//! bits pick one of m bins; each bin keeps its smallest hash. A phrase two pages share is kept by
+//! both with the same probability as under m independent min-hash functions (about m / (n1 + n2)
+//! per phrase), at the cost of one hash per phrase instead of m.
+
+use crawlsift_dedup::minhash::mix64;
+use crawlsift_dedup::normalize::{Normalized, Normalizer};
+use crawlsift_dedup::rabin::ShingleRoller;
+use serde::{Deserialize, Serialize};
+
+/// The settings of phrase sketching.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SketchConfig {
+    /// Words per phrase (k).
+    pub words: usize,
+    /// Shingles per document (m): a power of two.
+    pub shingles: usize,
+    /// One shingle in this many (by hash) keeps its words.
+    pub words_sample: u64,
+}
+
+impl Default for SketchConfig {
+    fn default() -> Self {
+        use crawlsift_common::limits;
+        SketchConfig {
+            words: limits::PHRASE_WORDS,
+            shingles: limits::PHRASE_SHINGLES,
+            words_sample: limits::PHRASE_WORDS_SAMPLE,
+        }
+    }
+}
+
+/// One page's shingles: the smallest phrase hash of each non-empty bin, ascending, and the words
+/// of the sampled ones.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sketch {
+    /// Shingles (phrase hashes), ascending, distinct.
+    pub shingles: Box<[u64]>,
+    /// `(shingle, its words)` for the shingles in the words sample.
+    pub words: Vec<(u64, String)>,
+}
+
+/// Computes [`Sketch`]es, reusing its buffers (one per thread).
+pub struct Sketcher {
+    normalizer: Normalizer,
+    roller: ShingleRoller,
+    bin_bits: u32,
+    words_sample: u64,
+    word_fps: Vec<u64>,
+    /// Per bin: (smallest hash, phrase start).
+    bins: Vec<(u64, u32)>,
+}
+
+impl std::fmt::Debug for Sketcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sketcher")
+            .field("k", &self.roller.k())
+            .field("bins", &self.bins.len())
+            .finish()
+    }
+}
+
+impl Sketcher {
+    /// A sketcher for `cfg` (sizes clamped: k in 1..=64, m a power of two in 1..=4096).
+    pub fn new(cfg: &SketchConfig) -> Self {
+        let m = cfg.shingles.clamp(1, 4096).next_power_of_two().min(4096);
+        Sketcher {
+            normalizer: Normalizer::new(),
+            roller: ShingleRoller::new(cfg.words.clamp(1, 64)),
+            bin_bits: m.trailing_zeros(),
+            words_sample: cfg.words_sample.max(1),
+            word_fps: Vec::new(),
+            bins: vec![(u64::MAX, 0); m],
+        }
+    }
+
+    /// Calls `out(i, fp)` for each of the n phrases of `text` (n words, the text as a circle):
+    /// phrase i covers words i..i+k (mod n). Returns the normalised words.
+    pub fn for_each_phrase(&mut self, text: &str, mut out: impl FnMut(usize, u64)) -> Vec<String> {
+        let norm = self.normalizer.normalize(text);
+        let rabin = self.roller.rabin();
+        let bytes = norm.text().as_bytes();
+        self.word_fps.clear();
+        self.word_fps.extend(
+            norm.spans()
+                .iter()
+                .map(|&(a, b)| rabin.fingerprint_in(bytes, a as usize, b as usize)),
+        );
+        let mut i = 0;
+        self.roller.for_each_shingle(&self.word_fps, |fp| {
+            out(i, fp);
+            i += 1;
+        });
+        norm.words().map(str::to_string).collect()
+    }
+
+    /// The sketch of one page's main text.
+    pub fn sketch(&mut self, text: &str) -> Sketch {
+        let mut normalizer = std::mem::take(&mut self.normalizer);
+        let norm = normalizer.normalize(text);
+        let rabin = self.roller.rabin();
+        let bytes = norm.text().as_bytes();
+        let mut word_fps = std::mem::take(&mut self.word_fps);
+        word_fps.clear();
+        word_fps.extend(
+            norm.spans()
+                .iter()
+                .map(|&(a, b)| rabin.fingerprint_in(bytes, a as usize, b as usize)),
+        );
+        let out = self.sketch_words(norm, &word_fps);
+        self.word_fps = word_fps;
+        self.normalizer = normalizer;
+        out
+    }
+
+    /// The sketch of a text already normalised, with its words' Rabin fingerprints (as
+    /// `crawlsift_dedup::Fingerprinter::last_words` gives them after fingerprinting it).
+    pub fn sketch_words(&mut self, norm: Normalized<'_>, word_fps: &[u64]) -> Sketch {
+        self.bins.fill((u64::MAX, 0));
+        let shift = 64 - self.bin_bits;
+        let bins = &mut self.bins;
+        let mut i = 0u32;
+        self.roller.for_each_shingle(word_fps, |fp| {
+            let h = mix64(fp);
+            let b = if shift == 64 {
+                0
+            } else {
+                (h >> shift) as usize
+            };
+            if h < bins[b].0 {
+                bins[b] = (h, i);
+            }
+            i += 1;
+        });
+        let n = word_fps.len().min(norm.spans().len());
+        let k = self.roller.k();
+        let mut shingles: Vec<u64> = Vec::with_capacity(n.min(bins.len()));
+        let mut words = Vec::new();
+        let spans = norm.spans();
+        let text = norm.text();
+        // An empty bin keeps u64::MAX, which no phrase hashes to but by a 2^-64 chance.
+        for &(h, start) in bins.iter().filter(|b| b.0 != u64::MAX) {
+            shingles.push(h);
+            if n > 0 && h % self.words_sample == 0 {
+                let phrase: Vec<&str> = (0..k)
+                    .map(|j| {
+                        let (a, b) = spans[(start as usize + j) % n];
+                        text.get(a as usize..b as usize).unwrap_or("")
+                    })
+                    .collect();
+                words.push((h, phrase.join(" ")));
+            }
+        }
+        // Bins are in hash order already (a bin is the hash's top bits).
+        debug_assert!(shingles.windows(2).all(|w| w[0] < w[1]));
+        Sketch {
+            shingles: shingles.into(),
+            words,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_has_one_phrase_per_word_and_at_most_m_shingles() {
+        let cfg = SketchConfig {
+            shingles: 16,
+            ..SketchConfig::default()
+        };
+        let mut s = Sketcher::new(&cfg);
+        let text: String = (0..100).map(|i| format!("w{i} ")).collect();
+        let mut n = 0;
+        let words = s.for_each_phrase(&text, |_, _| n += 1);
+        assert_eq!((n, words.len()), (100, 100));
+        let sk = s.sketch(&text);
+        assert!(sk.shingles.len() <= 16 && sk.shingles.len() >= 12);
+        assert!(s.sketch("").shingles.is_empty());
+    }
+
+    #[test]
+    fn the_fingerprinters_words_give_the_same_sketch() {
+        let mut s = Sketcher::new(&SketchConfig::default());
+        let mut f = crawlsift_dedup::Fingerprinter::new(&Default::default());
+        let text = "Ein Satz, der nicht lang ist.\nA second LINE of “words” here; and more";
+        f.fingerprint(text);
+        let (norm, fps) = f.last_words();
+        let via = s.sketch_words(norm, fps);
+        assert_eq!(via, s.sketch(text));
+        assert!(
+            (13..=15).contains(&via.shingles.len()),
+            "15 words, 512 bins"
+        );
+    }
+
+    #[test]
+    fn a_shared_sentence_is_sampled_alike_in_both_pages() {
+        let cfg = SketchConfig {
+            shingles: 4096,
+            words_sample: 1,
+            ..SketchConfig::default()
+        };
+        let mut s = Sketcher::new(&cfg);
+        let shared = "the harbour council met on tuesday to discuss the new ferry timetable";
+        let a = s.sketch(&format!(
+            "alpha beta gamma delta. {shared}. epsilon zeta eta"
+        ));
+        let b = s.sketch(&format!("one two three four five six. {shared}. seven"));
+        let common = a.shingles.iter().filter(|x| b.shingles.contains(x)).count();
+        // 12 words give 8 phrases wholly inside the sentence; with 4096 bins each is kept.
+        assert_eq!(common, 8);
+        let words: Vec<&String> = a
+            .words
+            .iter()
+            .filter(|(h, _)| b.shingles.contains(h))
+            .map(|(_, w)| w)
+            .collect();
+        assert!(words
+            .iter()
+            .any(|w| w.as_str() == "the harbour council met on"));
+    }
+}
