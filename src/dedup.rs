@@ -229,7 +229,10 @@ fn read(
 ) -> anyhow::Result<Collected> {
     let progress = Progress::new(setup.inputs.total_bytes(), args.quiet);
     let spill = match &args.text {
-        Some(_) => Some(TextSpill::create(&TextSpill::path_in(&args.out))?),
+        Some(_) => Some(TextSpill::create(
+            &TextSpill::path_in(&args.out),
+            setup.inputs.list().names,
+        )?),
         None => None,
     };
     let settings = DedupSettings {

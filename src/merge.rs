@@ -79,7 +79,10 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let extractor = ExtractorBuilder::new().method(method);
     let mut checkpoints = Checkpoints::of_shards(plan.sources);
     let spill = match &args.text {
-        Some(_) => Some(TextSpill::create(&TextSpill::path_in(&args.out))?),
+        Some(_) => Some(TextSpill::create(
+            &TextSpill::path_in(&args.out),
+            inputs.list().names,
+        )?),
         None => None,
     };
     let phrases = plan.key.phrases.is_some();

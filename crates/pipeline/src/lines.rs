@@ -200,6 +200,10 @@ pub struct TextLine<'a> {
     pub id: &'a str,
     /// Target URL.
     pub url: Option<&'a str>,
+    /// The input the record is in, as named on the command line (or found in a directory).
+    pub file: &'a str,
+    /// Byte offset of the record in its input (as `records` gives it).
+    pub offset: u64,
     /// The page's title.
     pub title: &'a str,
     /// The page's main text.

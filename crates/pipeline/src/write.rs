@@ -167,6 +167,8 @@ pub fn write_documents(
 pub struct TextSpill {
     file: BufWriter<File>,
     path: PathBuf,
+    /// The inputs' names, for each line's `file`.
+    names: Vec<String>,
 }
 
 impl Drop for TextSpill {
@@ -182,13 +184,14 @@ impl TextSpill {
         out.join(format!(".text-spill.jsonl.tmp-{}", std::process::id()))
     }
 
-    /// Creates the spill file `path`.
-    pub fn create(path: &Path) -> anyhow::Result<Self> {
+    /// Creates the spill file `path` of a run over these inputs (their names, in order).
+    pub fn create(path: &Path, names: Vec<String>) -> anyhow::Result<Self> {
         let file =
             File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
         Ok(TextSpill {
             file: BufWriter::new(file),
             path: path.to_path_buf(),
+            names,
         })
     }
 
@@ -197,6 +200,11 @@ impl TextSpill {
         let line = TextLine {
             id: &o.id,
             url: o.url.as_deref(),
+            file: self
+                .names
+                .get(o.pos.file as usize)
+                .map_or("?", String::as_str),
+            offset: o.pos.offset,
             title,
             text,
         };
