@@ -8,13 +8,17 @@ pub const MIN_YEAR: u32 = 1990;
 /// Latest year a publication date may have.
 pub const MAX_YEAR: u32 = 2100;
 
-/// Days in month `m` (1-12) of year `y` (Gregorian), or `None` for a month that is not one.
-pub(crate) fn days_in_month(y: u32, m: u32) -> Option<u32> {
-    let leap = y.checked_rem(4) == Some(0)
-        && (y.checked_rem(100) != Some(0) || y.checked_rem(400) == Some(0));
+/// A calendar date, checked, as `YYYY-MM-DD`.
+fn ymd(y: u32, m: u32, d: u32) -> Option<String> {
     let days = [
         31,
-        if leap { 29 } else { 28 },
+        if y.checked_rem(4) == Some(0)
+            && (y.checked_rem(100) != Some(0) || y.checked_rem(400) == Some(0))
+        {
+            29
+        } else {
+            28
+        },
         31,
         30,
         31,
@@ -26,12 +30,7 @@ pub(crate) fn days_in_month(y: u32, m: u32) -> Option<u32> {
         30,
         31,
     ];
-    days.get(m.checked_sub(1)? as usize).copied()
-}
-
-/// A calendar date, checked, as `YYYY-MM-DD`.
-fn ymd(y: u32, m: u32, d: u32) -> Option<String> {
-    let max = days_in_month(y, m)?;
+    let max = *days.get(m.checked_sub(1)? as usize)?;
     ((MIN_YEAR..=MAX_YEAR).contains(&y) && (1..=max).contains(&d))
         .then(|| format!("{y:04}-{m:02}-{d:02}"))
 }
