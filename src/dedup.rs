@@ -10,8 +10,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
-use crawlsift_common::limits;
-use crawlsift_dedup::{Clusterer, DedupConfig};
+use crawlsift_dedup::DedupConfig;
 use crawlsift_extractor::{ExtractorBuilder, Method};
 use crawlsift_phrases::SketchConfig;
 use crawlsift_pipeline::against::open_index;
@@ -52,14 +51,9 @@ pub struct DedupArgs {
     /// No progress bar and no summary on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
-    /// Near-duplicates share at least this much of their words: the Dice coefficient of their
-    /// word multisets outside site-template lines, 2|A∩B| / (|A|+|B|), in (0, 1].
-    #[arg(long, value_name = "SHARE", default_value_t = limits::DEDUP_THRESHOLD)]
-    pub threshold: f64,
-    /// Texts with fewer words are too short to judge: reported, and clustered only with their
-    /// exact copies.
-    #[arg(long, value_name = "WORDS", default_value_t = limits::DEDUP_MIN_WORDS)]
-    pub min_words: usize,
+    /// What makes two documents near-duplicates.
+    #[command(flatten)]
+    pub judging: crate::JudgingArgs,
     /// Read only shard I of N (0 <= I < N) of the inputs (split by file, the same way in every
     /// shard) and keep its documents and fingerprints in --out for `crawlsift merge`, which
     /// writes the outputs; with --text the shard keeps the texts (the merge writes the file).
@@ -90,14 +84,7 @@ impl Setup {
     fn new(args: &DedupArgs) -> anyhow::Result<Self> {
         let inputs = InputSet::expand(&args.inputs)?;
         let threads = crate::threads(args.threads);
-        let dedup = DedupConfig {
-            threshold: args.threshold,
-            min_words: args.min_words,
-            ..DedupConfig::default()
-        };
-        // The configuration comes from the arguments alone: one the clusterer refuses is a usage
-        // error.
-        Clusterer::new(&dedup).map_err(|e| crate::UsageError(e.to_string()))?;
+        let dedup = args.judging.config()?;
         let extractor = ExtractorBuilder::new().method(args.method);
         extractor
             .clone()

@@ -11,8 +11,6 @@ use std::time::Instant;
 use anyhow::Context;
 use clap::Args;
 use crawlsift_cdxj::{BuildOptions, BuildSummary, INDEX};
-use crawlsift_common::limits;
-use crawlsift_dedup::{Clusterer, DedupConfig};
 use crawlsift_extractor::{ExtractorBuilder, Method};
 use crawlsift_pipeline::dedup::{DedupHooks, StageTimes};
 use crawlsift_pipeline::segment::{build_index, IndexRequest};
@@ -46,24 +44,16 @@ pub struct IndexArgs {
     /// No progress bar and no summary on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
-    /// Near-duplicates share at least this much of their words (as `crawlsift dedup`).
-    #[arg(long, value_name = "SHARE", default_value_t = limits::DEDUP_THRESHOLD)]
-    pub threshold: f64,
-    /// Texts with fewer words are too short to judge (as `crawlsift dedup`).
-    #[arg(long, value_name = "WORDS", default_value_t = limits::DEDUP_MIN_WORDS)]
-    pub min_words: usize,
+    /// What makes two documents near-duplicates (as `crawlsift dedup`).
+    #[command(flatten)]
+    pub judging: crate::JudgingArgs,
 }
 
 /// Runs `crawlsift index`.
 pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let threads = crate::threads(args.threads);
-    let dedup = DedupConfig {
-        threshold: args.threshold,
-        min_words: args.min_words,
-        ..DedupConfig::default()
-    };
-    Clusterer::new(&dedup).map_err(|e| crate::UsageError(e.to_string()))?;
+    let dedup = args.judging.config()?;
     let cdxj = build_cdxj(&args, threads)?;
     let method = Method::default();
     let extractor = ExtractorBuilder::new().method(method);

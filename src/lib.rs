@@ -191,6 +191,33 @@ fn message(err: &anyhow::Error) -> String {
     text
 }
 
+/// What makes two documents near-duplicates, as `dedup` and `index` take it from the command
+/// line (the same flags, defaults and checks in both).
+#[derive(clap::Args, Debug, Clone)]
+pub(crate) struct JudgingArgs {
+    /// Near-duplicates share at least this much of their words: the Dice coefficient of their
+    /// word multisets outside site-template lines, 2|A∩B| / (|A|+|B|), in (0, 1].
+    #[arg(long, value_name = "SHARE", default_value_t = crawlsift_common::limits::DEDUP_THRESHOLD)]
+    pub threshold: f64,
+    /// Texts with fewer words are too short to judge: reported, and clustered only with their
+    /// exact copies.
+    #[arg(long, value_name = "WORDS", default_value_t = crawlsift_common::limits::DEDUP_MIN_WORDS)]
+    pub min_words: usize,
+}
+
+impl JudgingArgs {
+    /// The dedup configuration these flags give; one the clusterer refuses is a usage error.
+    pub fn config(&self) -> anyhow::Result<crawlsift_dedup::DedupConfig> {
+        let cfg = crawlsift_dedup::DedupConfig {
+            threshold: self.threshold,
+            min_words: self.min_words,
+            ..crawlsift_dedup::DedupConfig::default()
+        };
+        crawlsift_dedup::Clusterer::new(&cfg).map_err(|e| UsageError(e.to_string()))?;
+        Ok(cfg)
+    }
+}
+
 /// Parses `--threads`: a whole number of at least 1 (0 is a usage error, exit 2).
 pub(crate) fn threads_arg(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
