@@ -10,27 +10,7 @@ pub const MAX_YEAR: u32 = 2100;
 
 /// A calendar date, checked, as `YYYY-MM-DD`.
 fn ymd(y: u32, m: u32, d: u32) -> Option<String> {
-    let days = [
-        31,
-        if y.checked_rem(4) == Some(0)
-            && (y.checked_rem(100) != Some(0) || y.checked_rem(400) == Some(0))
-        {
-            29
-        } else {
-            28
-        },
-        31,
-        30,
-        31,
-        30,
-        31,
-        31,
-        30,
-        31,
-        30,
-        31,
-    ];
-    let max = *days.get(m.checked_sub(1)? as usize)?;
+    let max = crate::calendar::days_in_month(y, m)?;
     ((MIN_YEAR..=MAX_YEAR).contains(&y) && (1..=max).contains(&d))
         .then(|| format!("{y:04}-{m:02}-{d:02}"))
 }

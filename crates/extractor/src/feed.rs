@@ -227,26 +227,8 @@ fn num(s: &str) -> Option<u32> {
 }
 
 /// Gregorian leap year.
-fn leap(y: u32) -> bool {
-    y.checked_rem(4) == Some(0) && (y.checked_rem(100) != Some(0) || y.checked_rem(400) == Some(0))
-}
-
 fn format(y: u32, mo: u32, d: u32, h: u32, mi: u32, sec: u32, off: &str) -> Option<String> {
-    let days = [
-        31,
-        if leap(y) { 29 } else { 28 },
-        31,
-        30,
-        31,
-        30,
-        31,
-        31,
-        30,
-        31,
-        30,
-        31,
-    ];
-    let max_day = *days.get(mo.checked_sub(1)? as usize)?;
+    let max_day = crate::calendar::days_in_month(y, mo)?;
     if !(1..=9999).contains(&y) || d == 0 || d > max_day || h > 23 || mi > 59 || sec > 60 {
         return None;
     }

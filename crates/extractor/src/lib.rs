@@ -21,6 +21,7 @@ assert_eq!(crawlsift_extractor::extract(b"%PDF-1.7", None, None, &Default::defau
 #![deny(missing_docs)]
 
 pub mod blocks;
+mod calendar;
 mod chars;
 pub mod charset;
 pub mod dates;
