@@ -27,12 +27,14 @@ import sys
 import tempfile
 
 
-def score(scorer, shared, args, python=sys.executable):
-    """Per-dataset mean F1 and pages/s of one scorer run."""
+def score(scorer, shared, args, python=sys.executable, bench_dir=None):
+    """Per-dataset mean F1 and pages/s of one scorer run (on SHARED/bench/extraction unless
+    `bench_dir` names another folder of the same layout)."""
+    bench_dir = bench_dir or os.path.join(shared, "bench", "extraction")
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as t:
         out = t.name
     try:
-        cmd = [python, scorer, "--bench-dir", os.path.join(shared, "bench", "extraction"), "--json", out] + args
+        cmd = [python, scorer, "--bench-dir", bench_dir, "--json", out] + args
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
         with open(out, encoding="utf-8") as f:
             r = json.load(f)["results"][0]

@@ -157,11 +157,14 @@ fn archive_rows_lead_back_to_their_record_and_extract_agrees_with_dedup() {
     assert!(items[0]["offset"].as_u64().unwrap() > 0);
     // dedup skips the same records under the same names.
     let out = dir.path().join("dedup");
+    let text = dir.path().join("clean.jsonl.gz");
     let o = crawlsift(&[
         "dedup",
         warc.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
+        "--text",
+        text.to_str().unwrap(),
         "--quiet",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -169,6 +172,12 @@ fn archive_rows_lead_back_to_their_record_and_extract_agrees_with_dedup() {
     let mut skipped: Vec<&str> = docs.iter().filter_map(|d| d["skipped"].as_str()).collect();
     skipped.sort();
     assert_eq!(skipped, ["crawler_log", "feed", "robots_txt"]);
+    // Its clean corpus names the same record, with the same date, and holds the same text.
+    let clean = util::json_lines(&text);
+    assert_eq!(clean.len(), 1, "{clean:?}");
+    for field in ["file", "offset", "date", "id", "url", "title", "text"] {
+        assert_eq!(clean[0][field], rows[0][field], "{field}");
+    }
 }
 
 /// The golden pages (`tests/golden/pages/*.html`, written for these tests) and formats: each

@@ -253,16 +253,28 @@ fn word_hint(w: &[u8]) -> u8 {
     }
 }
 
-/// Whether a `style` attribute hides its element.
+/// Whether a `style` attribute hides its element: `display:none` or `visibility:hidden` in its
+/// first 4096 bytes, whitespace and case ignored. Read without allocating (it runs on every
+/// styled element): the last bytes seen, whitespace dropped and lowered, sit in a small window.
 pub fn style_hides(style: &[u8]) -> bool {
-    let mut compact = Vec::with_capacity(style.len().min(256));
+    const NONE: &[u8] = b"display:none";
+    const HIDDEN: &[u8] = b"visibility:hidden";
+    let mut window = [0u8; HIDDEN.len()];
+    let mut seen = 0usize;
     for &c in style.iter().take(4096) {
-        if !c.is_ascii_whitespace() {
-            compact.push(c.to_ascii_lowercase());
+        if c.is_ascii_whitespace() {
+            continue;
+        }
+        window.copy_within(1.., 0);
+        window[HIDDEN.len() - 1] = c.to_ascii_lowercase();
+        seen += 1;
+        if (seen >= NONE.len() && window.ends_with(NONE))
+            || (seen >= HIDDEN.len() && window == *HIDDEN)
+        {
+            return true;
         }
     }
-    memchr::memmem::find(&compact, b"display:none").is_some()
-        || memchr::memmem::find(&compact, b"visibility:hidden").is_some()
+    false
 }
 
 /// A container element.

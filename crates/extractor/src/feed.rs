@@ -188,9 +188,9 @@ fn finish_item(raw: &Raw, doc: &mut Doc) -> FeedItem {
     } else {
         &raw.content
     };
-    crate::html::parse(body, doc);
+    crate::html::parse_with(body, doc, crate::html::Wants::NONE);
     let text = std::mem::take(&mut doc.text);
-    crate::html::parse(&raw.title, doc);
+    crate::html::parse_with(&raw.title, doc, crate::html::Wants::NONE);
     let title = std::mem::take(&mut doc.text).replace('\n', " ");
     let date = parse_date(raw.published.trim()).or_else(|| parse_date(raw.updated.trim()));
     FeedItem {

@@ -107,6 +107,31 @@ struct Builder<'d> {
     emphasis: Vec<(usize, u32, bool)>,
     /// The node of the element being closed while its block ends, or `u32::MAX`.
     closing: u32,
+    /// What beyond the blocks is built.
+    wants: Wants,
+}
+
+/// What [`parse_with`] builds besides the text, blocks and nodes every method reads: each costs
+/// time on every page, so a caller that does not read it leaves it out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Wants {
+    /// The Finn token runs ([`Doc::chunks`]) the `plateau` method reads.
+    pub chunks: bool,
+    /// The emphasised ranges ([`Doc::marks`]) the structured formats read.
+    pub marks: bool,
+}
+
+impl Wants {
+    /// Everything.
+    pub const ALL: Wants = Wants {
+        chunks: true,
+        marks: true,
+    };
+    /// Only what every method reads.
+    pub const NONE: Wants = Wants {
+        chunks: false,
+        marks: false,
+    };
 }
 
 /// Whether a tag name is emphasis, and which: `Some(true)` strong, `Some(false)` emphasised.
@@ -131,16 +156,22 @@ fn name_key(name: &[u8]) -> u64 {
     h
 }
 
-/// Parses `html` into `doc` (which is cleared first).
+/// Parses `html` into `doc` (which is cleared first), building everything ([`Wants::ALL`]).
+pub fn parse(html: &str, doc: &mut Doc) {
+    parse_with(html, doc, Wants::ALL);
+}
+
+/// Parses `html` into `doc` (which is cleared first), building what `wants` names besides the
+/// text, blocks and nodes; [`Doc::chunks`] and [`Doc::marks`] stay empty when not wanted.
 ///
 /// A `<title>` without `</title>` swallows the rest of the page in a browser's tokenizer (its text
 /// is raw until the end tag). Such pages are truncated or broken captures whose body is still
 /// wanted, so they are parsed a second time with the title ended at the next tag, as libxml2's
 /// recovering parser does. The second parse runs only on those pages.
-pub fn parse(html: &str, doc: &mut Doc) {
-    if parse_once(html, doc) {
+pub fn parse_with(html: &str, doc: &mut Doc, wants: Wants) {
+    if parse_once(html, doc, wants) {
         if let Some(patched) = close_title(html) {
-            parse_once(&patched, doc);
+            parse_once(&patched, doc, wants);
         }
     }
 }
@@ -173,7 +204,7 @@ fn close_title(html: &str) -> Option<String> {
 }
 
 /// One parse; returns whether the title was left open at the end of input.
-fn parse_once(html: &str, doc: &mut Doc) -> bool {
+fn parse_once(html: &str, doc: &mut Doc, wants: Wants) -> bool {
     doc.clear();
     doc.nodes.push(Node {
         tag: Tag::Root,
@@ -207,6 +238,7 @@ fn parse_once(html: &str, doc: &mut Doc) -> bool {
         chunk_words: 0,
         emphasis: Vec::new(),
         closing: u32::MAX,
+        wants,
     };
     crate::lexer::run(html, &mut b);
     b.finish();
@@ -312,6 +344,7 @@ impl Builder<'_> {
         self.doc.tags = self.doc.tags.saturating_add(1);
     }
 
+    #[inline]
     fn flush_chunk(&mut self) {
         if self.chunk_words > 0 {
             if let Some(start) = self.chunk_start {
@@ -332,15 +365,16 @@ impl Builder<'_> {
         if let Some(start) = self.blk_start.take() {
             let end = self.doc.text.len() as u32;
             if self.blk_words > 0 {
+                let node = self.container();
                 self.doc.blocks.push(Block {
                     start,
                     end,
                     words: self.blk_words,
                     link_words: self.blk_links,
                     punct: self.blk_punct,
-                    node: self.container(),
+                    node,
                     own: if self.closing == u32::MAX {
-                        self.container()
+                        node
                     } else {
                         self.closing
                     },
@@ -420,7 +454,7 @@ impl Builder<'_> {
                 usize::MAX
             };
         }
-        if kind == TagKind::Inline && !skip && self.skip_depth == 0 {
+        if self.wants.marks && kind == TagKind::Inline && !skip && self.skip_depth == 0 {
             if let Some(strong) = emphasis_kind(self.cur_name) {
                 let at = self.doc.text.len() as u32;
                 self.emphasis.push((self.stack.len(), at, strong));
@@ -615,7 +649,7 @@ impl Builder<'_> {
             if self.live_link != usize::MAX {
                 self.blk_links += new_words;
             }
-            if self.chunk_start.is_none() {
+            if self.wants.chunks && self.chunk_start.is_none() {
                 // The first new word: this span's first, or the one after its first space.
                 let skip = if first_new {
                     0
@@ -647,149 +681,4 @@ impl Builder<'_> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn doc(html: &str) -> Doc {
-        let mut d = Doc::default();
-        parse(html, &mut d);
-        d
-    }
-
-    #[test]
-    fn entities_blocks_whitespace_and_title() {
-        let d = doc(
-            "<html><head><title> A &amp; B </title><style>p{}</style></head><body>\
-                     <p>Fish &amp;   chips<br>and&nbsp;peas</p><div>two <b>words</b></div>\
-                     <script>var x = '<p>no</p>';</script><!-- gone --><noscript>no</noscript>\
-                     <template>no</template><svg><text>no</text></svg>tail</body></html>",
-        );
-        assert_eq!(d.title, "A & B");
-        assert_eq!(d.text, "Fish & chips\nand peas\ntwo words\ntail");
-        assert_eq!(d.blocks.len(), 3);
-        assert_eq!(d.blocks[0].words, 5);
-    }
-
-    #[test]
-    fn hidden_elements_and_links() {
-        let d = doc("<div hidden>x</div><div style='display: none'>y</div><p>see <a href=#>this link</a></p>");
-        assert_eq!(d.text, "see this link");
-        assert_eq!((d.blocks[0].words, d.blocks[0].link_words), (3, 2));
-    }
-
-    #[test]
-    fn unclosed_paragraphs_and_items_close_implicitly() {
-        let d = doc("<div><p>one<p>two<ul><li>a<li>b</ul></div><p>three");
-        assert_eq!(d.text, "one\ntwo\na\nb\nthree");
-        // p, p, ul, li, li under div; p under root: the stack never grew past div/ul/li.
-        let tags: Vec<Tag> = d.nodes.iter().map(|n| n.tag).collect();
-        assert_eq!(
-            tags,
-            [
-                Tag::Root,
-                Tag::Div,
-                Tag::P,
-                Tag::P,
-                Tag::Ul,
-                Tag::Li,
-                Tag::Li,
-                Tag::P
-            ]
-        );
-        assert_eq!(d.nodes[1].end, 7);
-    }
-
-    #[test]
-    fn stray_end_tags_do_not_close_blocks() {
-        let d = doc("<div class=a><p>x</span></b> y</div>");
-        assert_eq!(d.text, "x y");
-    }
-
-    #[test]
-    fn characters_after_ampersand_or_lt_stay_whole() {
-        // The tokenizer hands over the byte after a `&` or `<` on its own; it must not become
-        // a replacement character.
-        let d = doc("<p>a&é b<ü c&\u{3000}d</p>");
-        assert_eq!(d.text, "a&é b<ü c& d");
-        assert_eq!(d.blocks[0].words, 4);
-    }
-
-    #[test]
-    fn a_word_split_by_a_tag_stays_one_word() {
-        let d = doc("<p>foo<b>bar baz  qux</b></p>");
-        assert_eq!(d.text, "foobar baz qux");
-        assert_eq!(d.blocks[0].words, 3);
-        // Finn chunks start at the first word that begins after the tag.
-        let c: Vec<(u32, u32, u32)> = d.chunks.iter().map(|c| (c.start, c.end, c.words)).collect();
-        assert_eq!(c, [(0, 3, 1), (7, 14, 2)]);
-    }
-
-    #[test]
-    fn nul_bytes_are_dropped() {
-        let d = doc("<p>a\0b</p>\0<p\0>c</p>");
-        assert!(!d.text.contains('\0'));
-        assert!(d.text.starts_with("ab") || d.text.starts_with("a\u{fffd}b"));
-    }
-
-    #[test]
-    fn million_deep_nesting_finishes() {
-        let n = 1_000_000;
-        let html = format!("{}deep text{}", "<div>".repeat(n), "</div>".repeat(n));
-        let d = doc(&html);
-        assert_eq!(d.text, "deep text");
-        assert!(d.nodes.len() <= MAX_DOM_DEPTH + 1);
-        let html = format!("{}x", "<span><a>".repeat(n / 2));
-        assert_eq!(doc(&html).text, "x");
-    }
-
-    #[test]
-    fn huge_line_and_unclosed_tags_finish() {
-        let line = "word ".repeat(2_000_000);
-        let d = doc(&format!("<p>{line}"));
-        assert_eq!(d.blocks[0].words, 2_000_000);
-        let d = doc(&"<p><b><i><table><tr><td>x".repeat(10_000));
-        assert!(d.text.starts_with("x\nx"));
-        let d = doc("<p>text <a href='unterminated");
-        assert_eq!(d.text, "text");
-    }
-
-    #[test]
-    fn unclosed_name_anchors_are_not_links() {
-        // Old pages open `<a name=x>` anchors and never close them; only `<a href>` is a link,
-        // and the next `<a>` ends an open one, as in a browser.
-        let d = doc("<a name=top><p>body text here</p><p>see <a href=/x>this</a> and more</p>");
-        let w: Vec<(u32, u32)> = d.blocks.iter().map(|b| (b.words, b.link_words)).collect();
-        assert_eq!(w, [(3, 0), (4, 1)]);
-        let d = doc("<p><a href=/a>one <a href=/b>two</a> three</p>");
-        assert_eq!(d.blocks[0].link_words, 2);
-    }
-
-    #[test]
-    fn missing_title_end_tag_does_not_swallow_the_page() {
-        let d = doc("<html><head><title>Headline here\n<script>x()</script></head><body><p>The body.</p></body></html>");
-        assert_eq!(d.title, "Headline here");
-        assert_eq!(d.text, "The body.");
-    }
-
-    #[test]
-    fn dialogs_and_modals_are_hidden() {
-        let d = doc("<p>page</p><div role=dialog><p>cookie terms</p></div><div aria-modal=true><p>login</p></div>\
-                     <dialog><p>closed</p></dialog><dialog open><p>shown</p></dialog>");
-        assert_eq!(d.text, "page\nshown");
-    }
-
-    #[test]
-    fn landmark_roles_hint_their_region() {
-        let d = doc("<div role=contentinfo><p>f</p></div><div role=main><p>m</p></div>");
-        assert_eq!(d.nodes[1].hints, hint::NEG);
-        assert_eq!(d.nodes[3].hints, hint::POS);
-    }
-
-    #[test]
-    fn finn_chunks_count_tags_between_words() {
-        let d = doc("<p>a b</p><p>c</p>");
-        assert_eq!(d.tags, 4);
-        let c: Vec<(u32, u32)> = d.chunks.iter().map(|c| (c.tags_before, c.words)).collect();
-        assert_eq!(c, [(1, 2), (3, 1)]);
-    }
-}
+mod tests;

@@ -367,7 +367,11 @@ impl Extractor {
 
     /// Title and main text of an HTML string with the configured method.
     pub fn html_text(&mut self, html: &str) -> (String, String) {
-        html::parse(html, &mut self.doc);
+        let wants = html::Wants {
+            chunks: self.cfg.method == Method::Plateau,
+            marks: self.cfg.structure,
+        };
+        html::parse_with(html, &mut self.doc, wants);
         let doc = &self.doc;
         let text = match self.cfg.method {
             Method::Full => doc.text.clone(),

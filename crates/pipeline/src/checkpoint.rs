@@ -81,6 +81,8 @@ pub struct Entry {
     pub text: Option<String>,
     /// The page's phrase sketch, made only for `--phrases`.
     pub phrases: Option<crawlsift_phrases::Sketch>,
+    /// The record's capture date as it gives it, for the lines of `--text`.
+    pub date: Option<String>,
 }
 
 impl Entry {
@@ -350,6 +352,7 @@ mod tests {
                 fp: Some(fp),
                 text: Some("one line of words".into()),
                 phrases: None,
+                date: Some("2020-01-02T03:04:05Z".into()),
             },
             Entry {
                 pos: (0, 812, 1),
@@ -360,6 +363,7 @@ mod tests {
                 fp: None,
                 text: None,
                 phrases: None,
+                date: None,
             },
         ]
     }

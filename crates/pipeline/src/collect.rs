@@ -54,6 +54,7 @@ pub fn entry_of(rec: &Record, ex: &mut Extractor) -> Entry {
         fp: None,
         text: None,
         phrases: None,
+        date: rec.date.clone(),
     };
     match clustered_page(rec, ex) {
         Ok(p) => {
@@ -160,7 +161,12 @@ impl<'a> Collector<'a> {
                     store.push(e.phrases.take());
                 }
                 if let Some(sp) = self.spill.as_mut() {
-                    sp.push(&origin, &e.title, e.text.as_deref().unwrap_or(""))?;
+                    sp.push(
+                        &origin,
+                        e.date.as_deref(),
+                        &e.title,
+                        e.text.as_deref().unwrap_or(""),
+                    )?;
                 }
                 self.catalog.docs.push(self.catalog.metas.len());
                 self.catalog.metas.push(DocMeta {

@@ -204,6 +204,8 @@ pub struct TextLine<'a> {
     pub file: &'a str,
     /// Byte offset of the record in its input (as `records` gives it).
     pub offset: u64,
+    /// Capture date as the record gives it (as `records` and `extract` give it).
+    pub date: Option<&'a str>,
     /// The page's title.
     pub title: &'a str,
     /// The page's main text.

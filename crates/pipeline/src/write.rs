@@ -196,7 +196,13 @@ impl TextSpill {
     }
 
     /// Appends the next document's line.
-    pub fn push(&mut self, o: &Origin, title: &str, text: &str) -> anyhow::Result<()> {
+    pub fn push(
+        &mut self,
+        o: &Origin,
+        date: Option<&str>,
+        title: &str,
+        text: &str,
+    ) -> anyhow::Result<()> {
         let line = TextLine {
             id: &o.id,
             url: o.url.as_deref(),
@@ -205,6 +211,7 @@ impl TextSpill {
                 .get(o.pos.file as usize)
                 .map_or("?", String::as_str),
             offset: o.pos.offset,
+            date,
             title,
             text,
         };

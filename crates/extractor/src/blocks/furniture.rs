@@ -97,12 +97,22 @@ fn is_legal_line(text: &str) -> bool {
     if !t.starts_with(['a', 'A', 'c', 'C', '(']) {
         return false;
     }
-    let head: String = t.chars().take(60).collect::<String>().to_lowercase();
+    // Its first 60 characters, matched without lowering them (this runs on many blocks of
+    // every page): no non-ASCII character lowers to these phrases or to a digit (the Kelvin sign
+    // lowers to `k`, which they lack; a lowered "İ" is an `i` followed by a dot).
+    let head = t
+        .char_indices()
+        .nth(60)
+        .map_or(t, |(end, _)| t.get(..end).unwrap_or(t));
+    let opens = |w: &[u8]| {
+        head.as_bytes()
+            .get(..w.len())
+            .is_some_and(|h| h.eq_ignore_ascii_case(w))
+    };
     // "Copyright" or "(c)" opens a legal line when a year or the reservation follows; a
     // sentence about copyright law does not carry one.
-    let marked = head.bytes().any(|c| c.is_ascii_digit()) || head.contains("all rights");
-    head.starts_with("all rights reserved")
-        || ((head.starts_with("copyright") || head.starts_with("(c) ")) && marked)
+    let marked = head.bytes().any(|c| c.is_ascii_digit()) || contains_ascii_ci(head, b"all rights");
+    opens(b"all rights reserved") || ((opens(b"copyright") || opens(b"(c) ")) && marked)
 }
 
 /// Rule 15: a diagnostics line left by the site software ("Page generated in 0.54s",
@@ -171,6 +181,30 @@ fn in_form_box(doc: &Doc, s: &Scratch, mut i: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::super::tests::{blocks, PROSE};
+    use super::is_legal_line;
+
+    #[test]
+    fn legal_lines_open_with_the_mark_in_any_case() {
+        for yes in [
+            "Copyright 2020 Acme",
+            "COPYRIGHT (C) ACME, ALL RIGHTS RESERVED",
+            "(c) 1999 the authors",
+            "All Rights Reserved.",
+            "© Acme",
+        ] {
+            assert!(is_legal_line(yes), "{yes}");
+        }
+        let late = format!("Copyright law {} all rights", "x".repeat(60));
+        for no in [
+            "Copyright law protects the work",
+            "copyr\u{130}ght 2020",
+            "(c)2020 without a space",
+            late.as_str(),
+            "A line about 2020",
+        ] {
+            assert!(!is_legal_line(no), "{no}");
+        }
+    }
 
     const FURNITURE: &str = "<div class=x9f><p>We use cookies to improve your experience. By clicking Accept all you consent to this.</p></div>\
         <div class=k3a><h3>Newsletter</h3><p>Get the best stories delivered to your inbox every morning, free.</p><form><input type=email></form></div>";

@@ -1,0 +1,194 @@
+//! Tests of the HTML tree builder: text, blocks, nodes and what is hidden, on hostile input too.
+
+use super::*;
+
+fn doc(html: &str) -> Doc {
+    let mut d = Doc::default();
+    parse(html, &mut d);
+    d
+}
+
+#[test]
+fn entities_blocks_whitespace_and_title() {
+    let d = doc(
+        "<html><head><title> A &amp; B </title><style>p{}</style></head><body>\
+                 <p>Fish &amp;   chips<br>and&nbsp;peas</p><div>two <b>words</b></div>\
+                 <script>var x = '<p>no</p>';</script><!-- gone --><noscript>no</noscript>\
+                 <template>no</template><svg><text>no</text></svg>tail</body></html>",
+    );
+    assert_eq!(d.title, "A & B");
+    assert_eq!(d.text, "Fish & chips\nand peas\ntwo words\ntail");
+    assert_eq!(d.blocks.len(), 3);
+    assert_eq!(d.blocks[0].words, 5);
+}
+
+#[test]
+fn hidden_elements_and_links() {
+    let d = doc(
+        "<div hidden>x</div><div style='display: none'>y</div><p>see <a href=#>this link</a></p>",
+    );
+    assert_eq!(d.text, "see this link");
+    assert_eq!((d.blocks[0].words, d.blocks[0].link_words), (3, 2));
+}
+
+#[test]
+fn what_is_not_wanted_is_not_built_and_the_rest_is_the_same() {
+    let html = "<title>T</title><div class=post><p>One <b>bold</b> and <em>soft</em> word.</p>\
+                <ul><li><a href=/>link</a> item</li></ul><table><tr><th>h</th><td>c</td></tr></table></div>";
+    let all = doc(html);
+    assert!(!all.chunks.is_empty() && all.marks.len() == 2);
+    let mut lean = Doc::default();
+    parse_with(html, &mut lean, Wants::NONE);
+    assert!(lean.chunks.is_empty() && lean.marks.is_empty());
+    assert_eq!(
+        (&lean.text, &lean.title, lean.tags),
+        (&all.text, &all.title, all.tags)
+    );
+    let blocks = |d: &Doc| -> Vec<_> {
+        d.blocks
+            .iter()
+            .map(|b| {
+                (
+                    b.start,
+                    b.end,
+                    b.words,
+                    b.link_words,
+                    b.punct,
+                    b.node,
+                    b.own,
+                )
+            })
+            .collect()
+    };
+    assert_eq!(blocks(&lean), blocks(&all));
+    let nodes = |d: &Doc| -> Vec<_> {
+        d.nodes
+            .iter()
+            .map(|n| (n.tag, n.parent, n.hints, n.class, n.end))
+            .collect()
+    };
+    assert_eq!(nodes(&lean), nodes(&all));
+}
+
+#[test]
+fn styles_hide_with_any_spacing_and_case() {
+    let d = doc("<div style='DISPLAY :\tNone'>a</div><div style='color:red; visibility : HIDDEN'>b</div>\
+                 <div style='display:block; color: none'>c</div><div style='visibility:visible'>d</div>");
+    assert_eq!(d.text, "c\nd");
+}
+
+#[test]
+fn unclosed_paragraphs_and_items_close_implicitly() {
+    let d = doc("<div><p>one<p>two<ul><li>a<li>b</ul></div><p>three");
+    assert_eq!(d.text, "one\ntwo\na\nb\nthree");
+    // p, p, ul, li, li under div; p under root: the stack never grew past div/ul/li.
+    let tags: Vec<Tag> = d.nodes.iter().map(|n| n.tag).collect();
+    assert_eq!(
+        tags,
+        [
+            Tag::Root,
+            Tag::Div,
+            Tag::P,
+            Tag::P,
+            Tag::Ul,
+            Tag::Li,
+            Tag::Li,
+            Tag::P
+        ]
+    );
+    assert_eq!(d.nodes[1].end, 7);
+}
+
+#[test]
+fn stray_end_tags_do_not_close_blocks() {
+    let d = doc("<div class=a><p>x</span></b> y</div>");
+    assert_eq!(d.text, "x y");
+}
+
+#[test]
+fn characters_after_ampersand_or_lt_stay_whole() {
+    // The tokenizer hands over the byte after a `&` or `<` on its own; it must not become
+    // a replacement character.
+    let d = doc("<p>a&é b<ü c&\u{3000}d</p>");
+    assert_eq!(d.text, "a&é b<ü c& d");
+    assert_eq!(d.blocks[0].words, 4);
+}
+
+#[test]
+fn a_word_split_by_a_tag_stays_one_word() {
+    let d = doc("<p>foo<b>bar baz  qux</b></p>");
+    assert_eq!(d.text, "foobar baz qux");
+    assert_eq!(d.blocks[0].words, 3);
+    // Finn chunks start at the first word that begins after the tag.
+    let c: Vec<(u32, u32, u32)> = d.chunks.iter().map(|c| (c.start, c.end, c.words)).collect();
+    assert_eq!(c, [(0, 3, 1), (7, 14, 2)]);
+}
+
+#[test]
+fn nul_bytes_are_dropped() {
+    let d = doc("<p>a\0b</p>\0<p\0>c</p>");
+    assert!(!d.text.contains('\0'));
+    assert!(d.text.starts_with("ab") || d.text.starts_with("a\u{fffd}b"));
+}
+
+#[test]
+fn million_deep_nesting_finishes() {
+    let n = 1_000_000;
+    let html = format!("{}deep text{}", "<div>".repeat(n), "</div>".repeat(n));
+    let d = doc(&html);
+    assert_eq!(d.text, "deep text");
+    assert!(d.nodes.len() <= MAX_DOM_DEPTH + 1);
+    let html = format!("{}x", "<span><a>".repeat(n / 2));
+    assert_eq!(doc(&html).text, "x");
+}
+
+#[test]
+fn huge_line_and_unclosed_tags_finish() {
+    let line = "word ".repeat(2_000_000);
+    let d = doc(&format!("<p>{line}"));
+    assert_eq!(d.blocks[0].words, 2_000_000);
+    let d = doc(&"<p><b><i><table><tr><td>x".repeat(10_000));
+    assert!(d.text.starts_with("x\nx"));
+    let d = doc("<p>text <a href='unterminated");
+    assert_eq!(d.text, "text");
+}
+
+#[test]
+fn unclosed_name_anchors_are_not_links() {
+    // Old pages open `<a name=x>` anchors and never close them; only `<a href>` is a link,
+    // and the next `<a>` ends an open one, as in a browser.
+    let d = doc("<a name=top><p>body text here</p><p>see <a href=/x>this</a> and more</p>");
+    let w: Vec<(u32, u32)> = d.blocks.iter().map(|b| (b.words, b.link_words)).collect();
+    assert_eq!(w, [(3, 0), (4, 1)]);
+    let d = doc("<p><a href=/a>one <a href=/b>two</a> three</p>");
+    assert_eq!(d.blocks[0].link_words, 2);
+}
+
+#[test]
+fn missing_title_end_tag_does_not_swallow_the_page() {
+    let d = doc("<html><head><title>Headline here\n<script>x()</script></head><body><p>The body.</p></body></html>");
+    assert_eq!(d.title, "Headline here");
+    assert_eq!(d.text, "The body.");
+}
+
+#[test]
+fn dialogs_and_modals_are_hidden() {
+    let d = doc("<p>page</p><div role=dialog><p>cookie terms</p></div><div aria-modal=true><p>login</p></div>\
+                 <dialog><p>closed</p></dialog><dialog open><p>shown</p></dialog>");
+    assert_eq!(d.text, "page\nshown");
+}
+
+#[test]
+fn landmark_roles_hint_their_region() {
+    let d = doc("<div role=contentinfo><p>f</p></div><div role=main><p>m</p></div>");
+    assert_eq!(d.nodes[1].hints, hint::NEG);
+    assert_eq!(d.nodes[3].hints, hint::POS);
+}
+
+#[test]
+fn finn_chunks_count_tags_between_words() {
+    let d = doc("<p>a b</p><p>c</p>");
+    assert_eq!(d.tags, 4);
+    let c: Vec<(u32, u32)> = d.chunks.iter().map(|c| (c.tags_before, c.words)).collect();
+    assert_eq!(c, [(1, 2), (3, 1)]);
+}

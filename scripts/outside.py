@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Scores crawlsift's extraction on the outside benchmarks kept in this repository (bench/<name>/
+pages.tar.xz, see each bench/<name>/SOURCE.md), beside trafilatura and Resiliparse, with the same
+word-level F1 as the shared benchmark (SHARED/tools/score_extraction.py, run on the unpacked pages).
+
+Each set is split by a hash of the page name into a tuning part (`<name>-tune`) and a part kept
+aside (`<name>-held`) that rules are never tuned on: report the held-aside figures.
+
+usage: scripts/outside.py [--shared ../shared] [--crawlsift target/release/crawlsift]
+                          [--part held|tune|all] [--args 'EXTRACT ARGS'] [--peers PYTHON]
+Exit status 0; the table goes to standard output.
+"""
+import argparse
+import glob
+import os
+import shlex
+import sys
+import tarfile
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lodo import score  # noqa: E402
+
+
+def unpack(root, part, into):
+    """Unpacks every bench/<name>/pages.tar.xz as datasets `<name>-<part>` under `into`."""
+    names = []
+    for pack in sorted(glob.glob(os.path.join(root, "bench", "*", "pages.tar.xz"))):
+        name = os.path.basename(os.path.dirname(pack))
+        with tarfile.open(pack) as tar:
+            for m in tar.getmembers():
+                head, _, rest = m.name.partition("/")
+                if not m.isfile() or (part != "all" and head != part) or ".." in m.name.split("/"):
+                    continue
+                dest = os.path.join(into, "%s-%s" % (name, head), rest)
+                os.makedirs(os.path.dirname(dest), exist_ok=True)
+                with tar.extractfile(m) as src, open(dest, "wb") as out:
+                    out.write(src.read())
+                names.append("%s-%s" % (name, head))
+    return sorted(set(names))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--shared", default="../shared")
+    ap.add_argument("--crawlsift", default="target/release/crawlsift")
+    ap.add_argument("--part", choices=["held", "tune", "all"], default="held")
+    ap.add_argument("--args", default="--method blocks", help="arguments of `crawlsift extract`")
+    ap.add_argument("--peers", help="Python with trafilatura and resiliparse")
+    a = ap.parse_args()
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    scorer = os.path.join(a.shared, "tools", "score_extraction.py")
+    binary = os.path.abspath(a.crawlsift)
+    with tempfile.TemporaryDirectory() as tmp:
+        sets = unpack(root, a.part, tmp)
+        if not sets:
+            sys.exit("no bench/*/pages.tar.xz found")
+        cmd = " ".join([shlex.quote(binary), "extract", a.args, "--html-dir {in} --out-dir {out}"])
+        rows = [("crawlsift", score(scorer, a.shared, ["--name", "crawlsift", "--cmd-dir", cmd], bench_dir=tmp))]
+        if a.peers:
+            for ex in ("trafilatura", "resiliparse"):
+                rows.append((ex, score(scorer, a.shared, ["--extractor", ex], python=a.peers, bench_dir=tmp)))
+    print("%-12s %8s  " % ("extractor", "mean") + " ".join("%14s" % s[:14] for s in sets))
+    for name, (f1, _) in rows:
+        print("%-12s %8.4f  " % (name, sum(f1[s] for s in sets) / len(sets)) + " ".join("%14.4f" % f1[s] for s in sets))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
