@@ -446,5 +446,9 @@ pub const PHRASE_WORDS_SAMPLE: u64 = 8;
 /// Phrase words kept at most (first seen wins): bounds the sampled words whatever the corpus.
 pub const PHRASE_MAX_WORDS_KEPT: usize = 1 << 18;
 
+/// Sentence hashes `--drop-popular-phrases` keeps at most (8 bytes each, 128 MiB at most with the
+/// set's overhead): sentences met after that are never dropped, and counted.
+pub const PHRASE_MAX_SENTENCES_SEEN: usize = 1 << 23;
+
 /// Hosts listed in `report.json`'s `phrases.hosts` (most slice-and-dice pages first).
 pub const PHRASE_TOP_HOSTS: usize = 20;
