@@ -35,6 +35,8 @@ pub(crate) struct RunOutputs<'a> {
     pub out: &'a Path,
     /// The clean corpus file (`--text`), if asked for.
     pub text: Option<&'a Path>,
+    /// `--drop-popular-phrases`: the clean corpus loses sentences earlier kept documents hold.
+    pub drop_repeats: bool,
     /// No summary on stderr.
     pub quiet: bool,
     /// The main-text method the documents were extracted with.
@@ -97,14 +99,18 @@ pub(crate) fn conclude(
     // Everything below writes outputs: each appears whole or not at all.
     let write_start = Instant::now();
     let text = run.text.zip(spill);
-    write_outputs(
+    let dropped = write_outputs(
         run.out,
         &clustered.clustering,
         &catalog,
         ctx.inputs,
         text,
+        run.drop_repeats,
         ctx.threads,
     )?;
+    if let Some(d) = dropped {
+        sections.push(("drop_popular_phrases", serde_json::to_value(&d)?));
+    }
     if let Some(store) = phrases {
         let c = &clustered.clustering;
         let report = analyze_run(run.out, &store, c, &catalog, ctx.inputs, ctx.threads)?;

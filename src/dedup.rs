@@ -67,6 +67,10 @@ pub struct DedupArgs {
     /// (`slice_and_dice.jsonl`, `popular_phrases.jsonl`, `phrases` in `report.json`).
     #[arg(long)]
     pub phrases: bool,
+    /// With --text: drop from the kept texts the sentences (5 words or more) an earlier kept
+    /// document already holds; `report.json` counts them (`drop_popular_phrases`).
+    #[arg(long, requires = "text")]
+    pub drop_popular_phrases: bool,
 }
 
 /// The checked settings of a run.
@@ -160,6 +164,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
         command: "dedup",
         out: &args.out,
         text: args.text.as_deref(),
+        drop_repeats: args.drop_popular_phrases,
         quiet: args.quiet,
         method: args.method,
     };

@@ -36,6 +36,9 @@ pub struct MergeArgs {
     /// Also write the clean corpus (the shards must have been run with --text).
     #[arg(long, value_name = "FILE.jsonl.gz")]
     pub text: Option<PathBuf>,
+    /// With --text: drop repeated sentences from the kept texts, as `dedup` does.
+    #[arg(long, requires = "text")]
+    pub drop_popular_phrases: bool,
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j', value_parser = crate::threads_arg)]
     pub threads: Option<usize>,
@@ -103,6 +106,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
         command: "merge",
         out: &args.out,
         text: args.text.as_deref(),
+        drop_repeats: args.drop_popular_phrases,
         quiet: args.quiet,
         method,
     };

@@ -1,6 +1,7 @@
 //! `crawlsift dedup --phrases` (issue 18): the circle of phrases, greedy covering sets against
 //! brute force, pages stitched from many sources found and named, site template text and pages
-//! borrowing from one article not flagged, and the same outputs for any thread count.
+//! borrowing from one article not flagged, and the same outputs for any thread count;
+//! `--drop-popular-phrases` keeping a repeated sentence in its first kept document only.
 
 mod util;
 
@@ -179,6 +180,112 @@ fn stitched_pages_are_found_with_their_sources_and_nothing_else_is() {
     let report3: serde_json::Value =
         serde_json::from_slice(&std::fs::read(three.join("report.json")).unwrap()).unwrap();
     assert_eq!(report["phrases"], report3["phrases"]);
+}
+
+/// The text of each clean-corpus line, by record id.
+fn texts(path: &Path) -> std::collections::BTreeMap<String, String> {
+    json_lines(path)
+        .iter()
+        .map(|l| {
+            (
+                l["id"].as_str().unwrap().to_string(),
+                l["text"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn drop_popular_phrases_keeps_each_repeated_sentence_in_its_first_document_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("crawl.warc");
+    crawl(&input);
+    let run = |name: &str, extra: &[&str]| {
+        let out = dir.path().join(name);
+        let text = dir.path().join(format!("{name}.jsonl.gz"));
+        let mut args = vec![
+            "dedup",
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--text",
+            text.to_str().unwrap(),
+            "--quiet",
+        ];
+        args.extend_from_slice(extra);
+        crawlsift_ok(&args, 0);
+        let report: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+        (text, report)
+    };
+    let (plain, plain_report) = run("plain", &[]);
+    assert!(plain_report.get("drop_popular_phrases").is_none());
+    let (one, report) = run("one", &["--drop-popular-phrases", "--threads", "1"]);
+    let before = texts(&plain);
+    let after = texts(&one);
+    assert_eq!(
+        before.keys().collect::<Vec<_>>(),
+        after.keys().collect::<Vec<_>>(),
+        "the same documents are kept"
+    );
+    let page = |p: usize| format!("<urn:uuid:page-{p}>");
+    // The sources come first: they keep every sentence.
+    for s in 0..32 {
+        assert_eq!(before[&page(s)], after[&page(s)], "source {s}");
+    }
+    // The stitched pages are nothing but sentences of the sources.
+    for p in 100..104 {
+        assert!(
+            !after[&page(p)].contains("word"),
+            "{p}: {}",
+            after[&page(p)]
+        );
+    }
+    // The quoting page keeps its own sentences, loses those of source 0.
+    let quote = &after[&page(200)];
+    assert!(!quote.contains("src0word"), "{quote}");
+    for i in 0..6 {
+        assert!(quote.contains(&sentence(50, i)), "{quote}");
+    }
+    // The site's template sentences stay on its first page only; each link sentence, shared by
+    // two pages, on the first of them.
+    for p in 0..8 {
+        let t = &after[&page(300 + p)];
+        assert_eq!(t.contains(&sentence(90, 0)), p == 0, "{p}: {t}");
+        for i in 0..10 {
+            assert!(t.contains(&sentence(60 + p, i)), "{p}: {t}");
+        }
+    }
+    let d = &report["drop_popular_phrases"];
+    // 4 stitched pages x 16 sentences, 6 quoted, 7 pages x 3 template sentences, and 24 link
+    // sentences (the pairs of pages 1, 2 or 3 apart around the site, each on two pages).
+    assert_eq!(d["repeated_sentences"], 4 * 16 + 6 + 7 * 3 + 24, "{d}");
+    // The site's first page holds first every sentence it shares.
+    assert_eq!(d["documents_changed"], 4 + 1 + 7, "{d}");
+    let lost: usize = before.values().map(String::len).sum::<usize>()
+        - after.values().map(String::len).sum::<usize>();
+    assert!(
+        d["repeated_bytes"].as_u64().unwrap() as usize >= lost,
+        "{d}"
+    );
+
+    // The same bytes for any thread count.
+    let (three, report3) = run("three", &["--drop-popular-phrases", "--threads", "3"]);
+    assert_eq!(contents(&one), contents(&three));
+    assert_eq!(
+        report["drop_popular_phrases"],
+        report3["drop_popular_phrases"]
+    );
+
+    // Only with --text.
+    let o = crawlsift(&[
+        "dedup",
+        input.to_str().unwrap(),
+        "--out",
+        dir.path().join("no-text").to_str().unwrap(),
+        "--drop-popular-phrases",
+    ]);
+    assert!(!o.status.success());
 }
 
 #[test]

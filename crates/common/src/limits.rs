@@ -399,9 +399,13 @@ pub const PHRASE_SHINGLES: usize = 512;
 /// language boilerplate, never what tells a page's sources.
 pub const PHRASE_MAX_CLASSES: usize = 64;
 
-/// Share of a page's shingles that must be borrowed (popular, not template) for it to be
-/// slice-and-dice.
-pub const PHRASE_MIN_BORROWED_SHARE: f64 = 0.08;
+/// Share of a page's shingles that must be borrowed (popular, not template, from classes sharing
+/// at least [`PHRASE_MIN_SOURCE_SHINGLES`]) for it to be slice-and-dice. A stitched page is all
+/// borrowed sentences, but 5-word phrases across the seams between them and the sources' own
+/// sampling (a phrase is in both sketches about m / (n1 + n2) of the time) leave 0.25-0.6 of its
+/// shingles found elsewhere on the makecorpus corpora; a near-miss borrows 6-22% of its sentences
+/// from one article and a quoting article less.
+pub const PHRASE_MIN_BORROWED_SHARE: f64 = 0.15;
 
 /// Share of a page's shingles, borrowed, from which it is slice-and-dice even when only pages
 /// themselves judged stitched hold them (a farm stitching from a sentence pool of its own). The
@@ -415,6 +419,14 @@ pub const PHRASE_MIN_BORROWED: usize = 6;
 /// Fewest classes in the covering set of a slice-and-dice page: a page quoting one or two
 /// articles is a near-miss or a commentary, not a page stitched from many sources.
 pub const PHRASE_MIN_SOURCES: usize = 3;
+
+/// Fewest of a page's shingles another class must share with it to count as one of its sources
+/// when judging it. A borrowed sentence of 8 words or more holds 4 whole 5-word phrases or more,
+/// and a source that gave one is usually sampled twice; a class sharing one shingle alone shares
+/// a stock phrase of the language ("at the end of the"), whose holders grow with the corpus (on a
+/// 60,000-page corpus, short pages of 60-100 words shared one phrase each with 6-10 unrelated
+/// classes). Two coincidences with the same class are the square of one.
+pub const PHRASE_MIN_SOURCE_SHINGLES: usize = 2;
 
 /// Largest share of a page's borrowed shingles one source may cover for the page to be
 /// slice-and-dice: a page made mostly of one other page is a (near) copy of it.
@@ -433,6 +445,10 @@ pub const PHRASE_WORDS_SAMPLE: u64 = 8;
 
 /// Phrase words kept at most (first seen wins): bounds the sampled words whatever the corpus.
 pub const PHRASE_MAX_WORDS_KEPT: usize = 1 << 18;
+
+/// Sentence hashes `--drop-popular-phrases` keeps at most (8 bytes each, 128 MiB at most with the
+/// set's overhead): sentences met after that are never dropped, and counted.
+pub const PHRASE_MAX_SENTENCES_SEEN: usize = 1 << 23;
 
 /// Hosts listed in `report.json`'s `phrases.hosts` (most slice-and-dice pages first).
 pub const PHRASE_TOP_HOSTS: usize = 20;

@@ -58,6 +58,7 @@ assert!(!a.verdicts[0].slice_and_dice);
 pub mod cover;
 pub mod judge;
 pub mod popular;
+pub mod repeats;
 pub mod sketch;
 
 use crawlsift_common::parallel::in_parallel;
@@ -66,6 +67,7 @@ use serde::Serialize;
 pub use cover::{greedy_cover, Covered};
 pub use judge::{judge, JudgeConfig, PageVerdict};
 pub use popular::{ChanceModel, PageInput, Popular, PopularTable};
+pub use repeats::{DropReport, SentenceFilter};
 pub use sketch::{Sketch, SketchConfig, Sketcher};
 
 /// The popular phrases of a corpus and every page's verdict.

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use crawlsift_dedup::Clustering;
+use crawlsift_phrases::{DropReport, SentenceFilter};
 
 use crate::catalog::Catalog;
 use crate::inputs::InputSet;
@@ -31,18 +32,21 @@ pub const HTML_FILE: &str = "report.html";
 pub const OUTPUT_FILES: [&str; 4] = [CLUSTERS_FILE, DOCUMENTS_FILE, REPORT_FILE, HTML_FILE];
 
 /// Writes `clusters.jsonl`, `documents.jsonl.gz` into `out`, and the clean corpus to `text` when
-/// given, at the same time (each is serialised and compressed on its own thread).
+/// given, at the same time (each is serialised and compressed on its own thread). With
+/// `drop_repeats` (`--drop-popular-phrases`) the clean corpus loses the sentences an earlier kept
+/// document holds, and what went is returned.
 pub fn write_outputs(
     out: &Path,
     c: &Clustering,
     catalog: &Catalog,
     inputs: &InputSet,
     text: Option<(&Path, TextSpill)>,
+    drop_repeats: bool,
     threads: usize,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Option<DropReport>> {
     let verdicts = Verdicts::new(c, catalog.documents());
     let verdicts = &verdicts;
-    std::thread::scope(|s| -> anyhow::Result<()> {
+    std::thread::scope(|s| -> anyhow::Result<Option<DropReport>> {
         let clusters_out = out.join(CLUSTERS_FILE);
         let clusters = std::thread::Builder::new()
             .name("write-clusters".into())
@@ -51,7 +55,11 @@ pub fn write_outputs(
             Some((path, sp)) => Some(
                 std::thread::Builder::new()
                     .name("write-text".into())
-                    .spawn_scoped(s, move || sp.write_clean_corpus(path, verdicts))?,
+                    .spawn_scoped(s, move || {
+                        let mut filter = drop_repeats.then(SentenceFilter::default);
+                        sp.write_clean_corpus(path, verdicts, filter.as_mut())?;
+                        Ok(filter.map(|f| f.report().clone()))
+                    })?,
             ),
             None => None,
         };
@@ -62,12 +70,13 @@ pub fn write_outputs(
             inputs,
             threads,
         );
-        let joined = |h: std::thread::ScopedJoinHandle<'_, anyhow::Result<()>>| {
-            h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
-        };
-        let clusters = joined(clusters);
-        let text = text.map(joined).transpose();
-        documents.and(clusters).and(text.map(|_| ()))
+        let clusters = clusters
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e));
+        let text = text
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .transpose();
+        documents.and(clusters).and(text.map(Option::flatten))
     })
 }
 
@@ -221,8 +230,14 @@ impl TextSpill {
             .with_context(|| format!("writing {}", self.path.display()))
     }
 
-    /// Writes the lines of the documents `verdicts` keeps to `target`.
-    pub fn write_clean_corpus(mut self, target: &Path, verdicts: &Verdicts) -> anyhow::Result<()> {
+    /// Writes the lines of the documents `verdicts` keeps to `target`, their texts through
+    /// `repeats` when given (in document order, so the same for any thread count).
+    pub fn write_clean_corpus(
+        mut self,
+        target: &Path,
+        verdicts: &Verdicts,
+        mut repeats: Option<&mut SentenceFilter>,
+    ) -> anyhow::Result<()> {
         self.file
             .flush()
             .with_context(|| format!("writing {}", self.path.display()))?;
@@ -232,11 +247,33 @@ impl TextSpill {
         let documents = verdicts.duplicate_of.len();
         for (doc, line) in BufReader::new(spill).lines().take(documents).enumerate() {
             let line = line?;
-            if verdicts.kept(doc as u32) {
-                out.write_all(line.as_bytes())?;
-                out.write_all(b"\n")?;
+            if !verdicts.kept(doc as u32) {
+                continue;
             }
+            match repeats.as_deref_mut() {
+                Some(f) => without_repeats(&line, f, &mut out)?,
+                None => out.write_all(line.as_bytes())?,
+            }
+            out.write_all(b"\n")?;
         }
         out.commit()
     }
+}
+
+/// Writes one clean-corpus line with its `text` through `f` (the other fields as they were, in
+/// their order).
+fn without_repeats(line: &str, f: &mut SentenceFilter, out: &mut impl Write) -> anyhow::Result<()> {
+    let mut row: serde_json::Map<String, serde_json::Value> = serde_json::from_str(line)?;
+    let filtered = match row.get("text") {
+        Some(serde_json::Value::String(t)) => f.filter(t),
+        _ => None,
+    };
+    match filtered {
+        Some(t) => {
+            row.insert("text".into(), serde_json::Value::String(t));
+            serde_json::to_writer(&mut *out, &row)?;
+        }
+        None => out.write_all(line.as_bytes())?,
+    }
+    Ok(())
 }
