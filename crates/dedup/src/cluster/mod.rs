@@ -41,10 +41,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::DedupError;
 use crate::fingerprint::{DedupConfig, Fingerprint};
-use crate::minhash::{agreements, band_key};
+use crate::minhash::{agreements, band_key, fold32, wide_band_key};
 use crate::profile::WordProfile;
-use crate::simhash::{block_keys, hamming};
-use candidates::{bucket_pairs, fewest_agreements};
+use crate::simhash::{hamming, masked_key, pair_masks};
+use candidates::{bucket_pairs, fewest_agreements, keyed};
 use popularity::{same_text_groups, Popularity};
 
 /// How a member joined its cluster.
@@ -468,9 +468,12 @@ impl Clusterer {
     }
 
     /// Candidate pairs `(a, b)`, `a < b`, sorted: heads sharing a band key (MinHash, bands
-    /// holding a popular row left out) or a block (SimHash). Band keys are 16 bits, so unrelated
-    /// texts share one by chance; each such collision is dropped where it meets unless its
-    /// signatures agree on enough rows or its SimHashes are close.
+    /// holding a popular row left out) or a pair of SimHash blocks. Band keys take 16 bits a row
+    /// (the signature byte and the wide byte of each row's minimum) when every head has them, so
+    /// documents meet in a band when their rows' minima agree; fingerprints without wide bytes
+    /// (read from an index) key on the signature bytes alone, 8 bits a row, and meet by chance
+    /// far more often. Either way each meeting is dropped unless its signatures agree on enough
+    /// rows or its SimHashes are close.
     fn candidates(
         &self,
         heads: &[u32],
@@ -480,6 +483,8 @@ impl Clusterer {
     ) -> Vec<(u32, u32)> {
         let (cfg, fps) = (&self.cfg, &self.fps);
         let sig = |d: u32| -> &[u8] { &fps[d as usize].minhash };
+        let wide = |d: u32| -> &[u8] { &fps[d as usize].minhash_wide };
+        let all_wide = heads.iter().all(|&h| wide(h).len() == cfg.minhash_perms);
         let need = fewest_agreements(cfg);
         let plausible = |a: u32, b: u32| {
             hamming(fps[a as usize].simhash, fps[b as usize].simhash) <= cfg.simhash_max_hamming
@@ -490,29 +495,36 @@ impl Clusterer {
             threads,
             &bands,
             cfg.max_bucket_compare,
-            |band, keyed| {
-                keyed.extend(heads.iter().filter_map(|&h| {
+            |band, out| {
+                out.extend(heads.iter().filter_map(|&h| {
                     if popular.band_is_popular(h, band, cfg.lsh_rows) {
                         return None; // a template phrase is no evidence of copying
                     }
-                    band_key(sig(h), band, cfg.lsh_rows).map(|k| (k, h))
+                    let key = if all_wide {
+                        wide_band_key(sig(h), wide(h), band, cfg.lsh_rows)
+                    } else {
+                        band_key(sig(h), band, cfg.lsh_rows).map(fold32)
+                    };
+                    key.map(|k| keyed(k, h))
                 }));
             },
             plausible,
         );
         stats.minhash_candidate_checks += checks;
         stats.bucket_comparisons_skipped += skipped;
-        let blocks: Vec<usize> = (0..=cfg.simhash_max_hamming as usize).collect();
+        let masks = pair_masks(cfg.simhash_max_hamming);
+        let tables: Vec<usize> = (0..masks.len()).collect();
         let (block_pairs, checks, skipped) = bucket_pairs(
             threads,
-            &blocks,
+            &tables,
             cfg.max_bucket_compare,
-            |block, keyed| {
-                keyed.extend(heads.iter().filter_map(|&h| {
-                    block_keys(fps[h as usize].simhash, cfg.simhash_max_hamming)
-                        .nth(block)
-                        .map(|k| (k, h))
-                }));
+            |table, out| {
+                let mask = masks[table];
+                out.extend(
+                    heads
+                        .iter()
+                        .map(|&h| keyed(masked_key(fps[h as usize].simhash, mask), h)),
+                );
             },
             plausible,
         );

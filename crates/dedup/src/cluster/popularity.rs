@@ -3,11 +3,11 @@
 
 use crawlsift_common::parallel::in_parallel;
 
-use super::candidates::bucket_pairs;
+use super::candidates::{bucket_pairs, keyed};
 use super::union_find::UnionFind;
 use super::ClusterStats;
 use crate::fingerprint::{DedupConfig, Fingerprint};
-use crate::minhash::{agreements, agreements_for, band_key};
+use crate::minhash::{agreements, agreements_for, band_key, fold32};
 
 /// Which signature rows hold *popular phrases*: shingles shared by more distinct texts than a copy
 /// family plausibly has, so they are template text (cookie notices, newsletter boxes, "no results"
@@ -173,11 +173,10 @@ pub(super) fn same_text_groups(
         threads,
         &bands,
         cfg.max_bucket_compare,
-        |band, keyed| {
-            keyed.extend(
-                (0..m as u32)
-                    .filter_map(|p| band_key(sig(p), band, SAME_TEXT_BAND_ROWS).map(|k| (k, p))),
-            );
+        |band, out| {
+            out.extend((0..m as u32).filter_map(|p| {
+                band_key(sig(p), band, SAME_TEXT_BAND_ROWS).map(|k| keyed(fold32(k), p))
+            }));
         },
         |a, b| agreements(sig(a), sig(b)) >= need,
     );
