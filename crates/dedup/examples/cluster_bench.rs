@@ -72,6 +72,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut docs: Option<u64> = None;
     let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let (mut copies, mut words) = (0.1f64, 40usize);
+    let mut memory: Option<usize> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = || it.next().cloned().ok_or(format!("{a} needs a value"));
@@ -79,10 +80,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--threads" => threads = val()?.parse()?,
             "--copies" => copies = val()?.parse()?,
             "--words" => words = val()?.parse()?,
+            "--memory" => memory = Some(val()?.parse()?),
             _ => docs = Some(a.parse()?),
         }
     }
-    let n = docs.ok_or("usage: cluster_bench DOCS [--threads N] [--copies SHARE] [--words W]")?;
+    let n = docs.ok_or(
+        "usage: cluster_bench DOCS [--threads N] [--copies SHARE] [--words W] [--memory BYTES]",
+    )?;
     let cfg = DedupConfig {
         min_words: 30.min(words),
         ..DedupConfig::default()
@@ -93,6 +97,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let threads = threads.max(1);
     let mut planted: Vec<(u32, u32)> = Vec::new();
     let mut clusterer = Clusterer::new(&cfg)?;
+    if let Some(bytes) = memory {
+        clusterer.set_memory(bytes);
+    }
     // Fingerprinted in blocks on the threads, added in document order.
     const BLOCK: u64 = 100_000;
     let mut start = 0u64;

@@ -17,6 +17,12 @@ pub(super) fn fewest_agreements(cfg: &DedupConfig) -> u32 {
     agreements_for(cfg.min_jaccard, cfg.minhash_perms)
 }
 
+/// Threads that may each hold one source's key list (and its sort scratch, 16 bytes an item)
+/// of `items` items within `budget` bytes: at least one.
+pub(super) fn threads_within(threads: usize, items: usize, budget: usize) -> usize {
+    threads.min(budget / (16 * items.max(1))).max(1)
+}
+
 /// One item under a 32-bit key, as `bucket_pairs` sorts them.
 #[inline]
 pub(super) fn keyed(key: u32, item: u32) -> u64 {

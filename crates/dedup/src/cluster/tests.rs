@@ -494,3 +494,34 @@ fn wide_band_keys_drop_chance_meetings_not_copies() {
         narrow.stats.minhash_candidate_checks
     );
 }
+
+#[test]
+fn the_memory_budget_changes_nothing_but_how_steps_are_cut() {
+    // Copies, template pages and site skeletons; clustered whole, then with a budget so small
+    // that popularity counts one row at a time, each candidate pair's bags are made on their own
+    // and bands are searched on one thread: the same result, counters included.
+    let cfg = DedupConfig::default();
+    let mut f = Fingerprinter::new(&cfg);
+    let mut g = Words(5);
+    let mut texts = Vec::new();
+    for _ in 0..60 {
+        let base = g.text(200);
+        texts.push(base.join(" "));
+        texts.push(g.edit(&base, 0.1).join(" "));
+    }
+    let (_, stubs) = template_site(&mut g, 40);
+    texts.extend(stubs);
+    let mut c = Clusterer::new(&cfg).unwrap();
+    for (i, t) in texts.iter().enumerate() {
+        c.add_on_site(
+            f.fingerprint(t),
+            if i % 3 == 0 { "a.example" } else { "b.example" },
+        );
+    }
+    let whole = c.cluster_with_templates(2);
+    c.memory = 1;
+    let cut = c.cluster_with_templates(2);
+    assert_eq!(cut, whole);
+    assert!(whole.0.clusters.len() >= 60, "{}", whole.0.clusters.len());
+    assert!(whole.0.stats.popular_row_pairs > 0);
+}
