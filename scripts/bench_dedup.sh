@@ -7,14 +7,24 @@
 # with --80k, 80,000) documents. Targets (issue 9): dedup <= 2x the peer's time, peak memory
 # < 1 GB, index < 300 bytes per document. Never a pass/fail: speed is reported, not asserted.
 #
-# usage: scripts/bench_dedup.sh SHARED SCRATCH [--80k]
+# Past 80,000 documents (issue 20), a corpus is several makecorpus corpora side by side: N
+# documents are N / 80,000 corpora of 80,000 documents, seeds 1, 2, ... (and one of the remainder,
+# the next seed), each generated once into SCRATCH/seeds/ (~2.5 min and ~1 GB an 80k corpus on an
+# idle core). Each line then also gives the peer's peak memory.
+#
+# usage: scripts/bench_dedup.sh SHARED SCRATCH [--80k | --sizes N,N,...]
 #   SHARED  the shared evaluation folder (read-only)   SCRATCH  where corpora and builds go
 #   --80k   also generate (~2.5 min, once) and time an 80,000-document corpus
+#   --sizes the sizes to time, e.g. 20000,80000,320000,1000000 (above 80,000: seeds side by side)
+# BENCH_RUNS=N (environment, default 3): runs per size, of which the median is printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-shared=$(cd "${1:?usage: bench_dedup.sh SHARED SCRATCH [--80k]}" && pwd)
-scratch=${2:?usage: bench_dedup.sh SHARED SCRATCH [--80k]}
+usage="usage: bench_dedup.sh SHARED SCRATCH [--80k | --sizes N,N,...]"
+shared=$(cd "${1:?$usage}" && pwd)
+scratch=${2:?$usage}
 big=${3:-}
+runs=${BENCH_RUNS:-3}
+mid=$(((runs + 1) / 2))
 mkdir -p "$scratch"
 scratch=$(cd "$scratch" && pwd)
 [ -x /usr/bin/time ] || { echo "bench_dedup: /usr/bin/time (GNU time) is needed for peak memory" >&2; exit 1; }
@@ -27,9 +37,35 @@ corpus() { # docs -> folder of the seed-1 warc-gz corpus with that many document
   fi
   echo "$dir"
 }
+seeded() { # docs seed -> folder of a warc-gz corpus of that seed and size (made once)
+  local dir=$scratch/seeds/s$2-$(($1 / 1000))k
+  if [ ! -f "$dir/truth.jsonl" ]; then
+    echo "generating $dir ($1 documents, seed $2)" >&2
+    python3 "$shared/tools/makecorpus.py" --out "$dir" --docs "$1" --seed "$2" --format warc-gz >/dev/null
+  fi
+  echo "$dir"
+}
+files_of() { # docs -> the archives of a corpus of that size, one per line
+  local n=$1 seed=1
+  if [ "$n" -le 80000 ]; then
+    ls "$(corpus "$n")"/*.warc.gz
+    return
+  fi
+  while [ "$n" -gt 0 ]; do
+    local take=$((n < 80000 ? n : 80000))
+    ls "$(seeded "$take" "$seed")"/*.warc.gz
+    n=$((n - take))
+    seed=$((seed + 1))
+  done
+}
 sizes=(5000 20000)
-[ "$big" = "--80k" ] && sizes+=(80000)
-for n in "${sizes[@]}"; do corpus "$n" >/dev/null; done
+case "$big" in
+  --80k) sizes+=(80000) ;;
+  --sizes) IFS=, read -r -a sizes <<<"${4:?--sizes needs a list}" ;;
+  "") ;;
+  *) echo "$usage" >&2; exit 2 ;;
+esac
+for n in "${sizes[@]}"; do files_of "$n" >/dev/null; done
 
 echo "building crawlsift and the peer"
 cargo build --release --quiet
@@ -37,22 +73,23 @@ ours=${CARGO_TARGET_DIR:-target}/release/crawlsift
 (cd "$shared/tools/peer-fastwarc" && CARGO_TARGET_DIR="$scratch/peer-target" cargo build --release --quiet)
 peer=$scratch/peer-target/release/peer-fastwarc
 
-median3() { # command... -> median wall seconds of 3 runs
-  local t=()
-  for _ in 1 2 3; do
-    local s e
+median3() { # command... -> "wall_s peak_kb" of the median (by wall time) of $runs runs
+  local t=() log
+  log=$(mktemp)
+  for _ in $(seq "$runs"); do
     cat "${warm[@]}" >/dev/null
-    s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N)
-    t+=("$(python3 -c "print($e - $s)")")
+    /usr/bin/time -f "%e %M" -o "$log" "$@" >/dev/null 2>&1
+    t+=("$(cat "$log")")
   done
-  printf '%s\n' "${t[@]}" | sort -g | sed -n 2p
+  rm -f "$log"
+  printf '%s\n' "${t[@]}" | sort -g | sed -n "${mid}p"
 }
 
-dedup_run() { # corpus-dir -> "wall_s peak_kb index_bytes documents" of one crawlsift dedup
-  local dir=$1 out=$scratch/out-$(basename "$1") log
+dedup_run() { # docs -> "wall_s peak_kb index_bytes documents" of one crawlsift dedup
+  local out=$scratch/out-$(($1 / 1000))k log
   log=$(mktemp)
-  cat "$dir"/*.warc.gz >/dev/null
-  /usr/bin/time -v "$ours" dedup "$dir"/*.warc.gz --out "$out" --force --quiet 2>"$log" >/dev/null
+  cat "${warm[@]}" >/dev/null
+  /usr/bin/time -v "$ours" dedup "${warm[@]}" --out "$out" --force --quiet 2>"$log" >/dev/null
   python3 - "$log" "$out/report.json" <<'EOF'
 import json, re, sys
 log = open(sys.argv[1]).read()
@@ -65,18 +102,20 @@ EOF
   rm -f "$log"
 }
 
-printf '\n%-8s %10s %10s %8s %11s %10s %12s\n' docs "peer s" "dedup s" ratio "peak MiB" "index B/doc" "docs/s"
+printf '\n%-8s %10s %9s %10s %8s %11s %10s %12s %10s\n' docs "peer s" "peer MiB" "dedup s" ratio \
+  "peak MiB" "index B/doc" "docs/s" "us/doc"
 for n in "${sizes[@]}"; do
-  dir=$(corpus "$n")
   # This machine's kernel evicts the page cache within seconds: every timed run (the peer's and
   # ours) is preceded by reading its input once, so both are timed on cached input.
-  warm=("$dir"/*.warc.gz)
-  peer_s=$(median3 "$peer" "$dir"/*.warc.gz)
-  # The median of three dedup runs (by wall time), as for the peer.
-  read -r wall rss index docs < <(for _ in 1 2 3; do dedup_run "$dir"; done | sort -g | sed -n 2p)
-  printf '%-8s %10.2f %10.2f %7.2fx %11.0f %10.0f %12.0f\n' "$n" "$peer_s" "$wall" \
-    "$(python3 -c "print($wall / $peer_s)")" "$(python3 -c "print($rss / 1024)")" "$index" \
-    "$(python3 -c "print($docs / $wall)")"
+  mapfile -t warm < <(files_of "$n")
+  read -r peer_s peer_kb < <(median3 "$peer" "${warm[@]}")
+  # The median of the dedup runs (by wall time), as for the peer.
+  read -r wall rss index docs < <(for _ in $(seq "$runs"); do dedup_run "$n"; done | sort -g |
+    sed -n "${mid}p")
+  printf '%-8s %10.2f %9.0f %10.2f %7.2fx %11.0f %10.0f %12.0f %10.1f\n' "$n" "$peer_s" \
+    "$(python3 -c "print($peer_kb / 1024)")" "$wall" "$(python3 -c "print($wall / $peer_s)")" \
+    "$(python3 -c "print($rss / 1024)")" "$index" "$(python3 -c "print($docs / $wall)")" \
+    "$(python3 -c "print($wall * 1e6 / $docs)")"
 done
-echo "(ratio = crawlsift dedup wall time / peer iteration time; targets at 20k: <= 2.00x, < 1024 MiB, < 300 B/doc)"
-echo "stage times of the last run: $(python3 -c "import json; print(json.load(open('$scratch/out-$(basename "$dir")/report.json'))['seconds'])")"
+echo "(ratio = crawlsift dedup wall time / peer iteration time; targets at 20k: <= 2.00x, < 1024 MiB)"
+echo "stage times of the last run: $(python3 -c "import json; print(json.load(open('$scratch/out-$((n / 1000))k/report.json'))['seconds'])")"

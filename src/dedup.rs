@@ -71,6 +71,37 @@ pub struct DedupArgs {
     /// document already holds; `report.json` counts them (`drop_popular_phrases`).
     #[arg(long, requires = "text")]
     pub drop_popular_phrases: bool,
+    /// Working memory of clustering beyond the fingerprints (e.g. 512M, 2G): steps that would
+    /// pass it work in parts. The outputs are the same bytes whatever it is.
+    #[arg(long, value_name = "SIZE", value_parser = memory_arg)]
+    pub memory: Option<usize>,
+}
+
+/// A size in bytes: a number with an optional K, M, G or T (powers of 1024; a trailing B or iB
+/// is allowed), at least `limits::DEDUP_MEMORY_MIN`.
+fn memory_arg(s: &str) -> Result<usize, String> {
+    let t = s.trim().to_ascii_uppercase();
+    let t = t
+        .strip_suffix("IB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(&t);
+    let (num, shift) = match t.chars().last() {
+        Some('K') => (&t[..t.len() - 1], 10),
+        Some('M') => (&t[..t.len() - 1], 20),
+        Some('G') => (&t[..t.len() - 1], 30),
+        Some('T') => (&t[..t.len() - 1], 40),
+        _ => (t, 0),
+    };
+    let v: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a size such as 512M or 2G"))?;
+    let bytes = v * (1u64 << shift) as f64;
+    let min = crawlsift_common::limits::DEDUP_MEMORY_MIN;
+    if !bytes.is_finite() || bytes < min as f64 {
+        return Err(format!("{s:?}: at least {} MiB", min >> 20));
+    }
+    Ok(bytes.min(usize::MAX as f64) as usize)
 }
 
 /// The checked settings of a run.
@@ -152,7 +183,10 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
     let mut checkpoints = open_outputs(&args, &setup)?;
     let times = StageTimes::default();
     let mine = setup.mine(args.shard);
-    let collected = read(&args, &setup, &mut checkpoints, &times, mine.as_deref())?;
+    let mut collected = read(&args, &setup, &mut checkpoints, &times, mine.as_deref())?;
+    if let Some(bytes) = args.memory {
+        collected.clusterer.set_memory(bytes);
+    }
     if crate::cancelled() {
         drop(collected); // removes the text spill
         return interrupted(&args, &setup, checkpoints);
@@ -320,4 +354,21 @@ fn run_key(args: &DedupArgs, setup: &Setup) -> RunKey {
     );
     key.phrases = setup.phrases.clone();
     key
+}
+
+#[cfg(test)]
+mod tests {
+    use super::memory_arg;
+
+    #[test]
+    fn memory_sizes_parse_in_powers_of_1024() {
+        assert_eq!(memory_arg("2G"), Ok(2 << 30));
+        assert_eq!(memory_arg("512m"), Ok(512 << 20));
+        assert_eq!(memory_arg("1.5GiB"), Ok(3 << 29));
+        assert_eq!(memory_arg("20000000"), Ok(20_000_000));
+        assert!(memory_arg("1K").is_err()); // below the minimum
+        assert!(memory_arg("lots").is_err());
+        assert!(memory_arg("-3G").is_err());
+        assert!(memory_arg("").is_err());
+    }
 }

@@ -452,3 +452,13 @@ pub const PHRASE_MAX_SENTENCES_SEEN: usize = 1 << 23;
 
 /// Hosts listed in `report.json`'s `phrases.hosts` (most slice-and-dice pages first).
 pub const PHRASE_TOP_HOSTS: usize = 20;
+
+/// Working memory of clustering (`dedup --memory`), in bytes, beyond the fingerprints it
+/// clusters: the transposed signature rows popularity counts on, the per-band key lists, and the
+/// word bags of candidate pairs. Steps that would pass it work in parts (rows in blocks, pairs in
+/// runs, fewer bands at once); the result is the same bytes whatever the budget. 2 GiB keeps
+/// every step whole up to about a million documents.
+pub const DEDUP_MEMORY_DEFAULT: usize = 2 << 30;
+
+/// Smallest `dedup --memory` accepted (bytes): below it the parts become too small to be useful.
+pub const DEDUP_MEMORY_MIN: usize = 16 << 20;

@@ -158,6 +158,11 @@ pub struct Fingerprint {
     /// text without words. Written as a hex string (compact, and fast to write and read).
     #[serde(with = "hex_bytes")]
     pub minhash: Box<[u8]>,
+    /// The next 8 bits of each row's minimum ([`MinHasher::wide`]), from which clustering makes
+    /// 32-bit band keys; empty when not known (fingerprints read from an index), and then
+    /// clustering keys bands on the signature's bytes alone, as before.
+    #[serde(with = "hex_bytes", default)]
+    pub minhash_wide: Box<[u8]>,
     /// The words and lines verification compares.
     #[serde(default)]
     pub profile: WordProfile,
@@ -167,7 +172,9 @@ impl Fingerprint {
     /// Bytes of the search index this fingerprint occupies in memory (struct and signature,
     /// without the word profile).
     pub fn memory_bytes(&self) -> usize {
-        std::mem::size_of::<Self>() - std::mem::size_of::<WordProfile>() + self.minhash.len()
+        std::mem::size_of::<Self>() - std::mem::size_of::<WordProfile>()
+            + self.minhash.len()
+            + self.minhash_wide.len()
     }
 }
 
@@ -242,15 +249,15 @@ impl Fingerprinter {
 
         // Texts too short to judge get a signature too: they are never clustered, but their
         // phrases count when telling template text from copied text.
-        let minhash: Box<[u8]> = if words.is_empty() {
-            Box::new([])
+        let (minhash, minhash_wide): (Box<[u8]>, Box<[u8]>) = if words.is_empty() {
+            (Box::new([]), Box::new([]))
         } else {
             self.minhasher.reset();
             self.shingles.clear();
             let shingles = &mut self.shingles;
             self.roller.for_each_shingle(words, |fp| shingles.push(fp));
             self.minhasher.update_all(&self.shingles);
-            self.minhasher.signature()
+            (self.minhasher.signature(), self.minhasher.wide())
         };
         Fingerprint {
             words: u32::try_from(words.len()).unwrap_or(u32::MAX),
@@ -258,6 +265,7 @@ impl Fingerprinter {
             adler32: adler,
             simhash: sh,
             minhash,
+            minhash_wide,
             profile: profile_of(words, &self.line_ends),
         }
     }
@@ -378,7 +386,9 @@ mod tests {
         let mut f = Fingerprinter::new(&DedupConfig::default());
         let text = "word ".repeat(10) + &(0..100).map(|i| format!("w{i} ")).collect::<String>();
         let fp = f.fingerprint(&text);
-        assert!(fp.memory_bytes() < 300, "{} bytes", fp.memory_bytes());
+        // 192 signature bytes, 192 wide bytes (for 32-bit band keys) and the fixed fields.
+        assert!(fp.memory_bytes() < 500, "{} bytes", fp.memory_bytes());
+        assert_eq!(fp.minhash_wide.len(), fp.minhash.len());
         let json = serde_json::to_string(&fp).unwrap();
         let back: Fingerprint = serde_json::from_str(&json).unwrap();
         assert_eq!(back, fp);

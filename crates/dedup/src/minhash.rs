@@ -7,6 +7,12 @@
 //! a second mix (b-bit MinHash, Li and Koenig 2010): two documents agree on one stored value with
 //! probability `J + (1 - J) 2^-b`, which [`estimate_jaccard`] inverts.
 //!
+//! The next 8 bits of the same mixed minimum are kept beside the signature ([`MinHasher::wide`]):
+//! not for the estimate, but to make LSH band keys from 16 bits a row ([`wide_band_key`]). Two
+//! documents then share a band key when their rows' minima agree, not merely their top 8 bits, so
+//! unrelated documents meet in a bucket with probability about 2^-32 a band instead of 2^-16:
+//! candidate search grows with the corpus, not its square.
+//!
 //! The multipliers and offsets come from SplitMix64 seeded with a fixed constant, so signatures are
 //! comparable across runs, machines and versions of this crate that keep [`SEED`].
 
@@ -109,11 +115,20 @@ impl MinHasher {
 
     /// The b-bit signature of the shingles added since the last reset (8 bits per permutation).
     pub fn signature(&self) -> Box<[u8]> {
+        self.mixed().map(|m| (m >> 56) as u8).collect()
+    }
+
+    /// The next 8 bits of each permutation's mixed minimum (below the signature's 8): with the
+    /// signature they make [`wide_band_key`]s.
+    pub fn wide(&self) -> Box<[u8]> {
+        self.mixed().map(|m| (m >> 48) as u8).collect()
+    }
+
+    fn mixed(&self) -> impl Iterator<Item = u64> + '_ {
         self.mins
             .iter()
             .enumerate()
-            .map(|(i, &m)| (mix64(u64::from(m) ^ ((i as u64) << 32)) >> 56) as u8)
-            .collect()
+            .map(|(i, &m)| mix64(u64::from(m) ^ ((i as u64) << 32)))
     }
 }
 
@@ -187,6 +202,27 @@ pub fn band_key(sig: &[u8], band: usize, rows: usize) -> Option<u64> {
     } else {
         key
     })
+}
+
+/// A band key folded to 32 bits (keys of one band are compared only with each other, so the
+/// band tag may mix into the low bits): exact for bands of up to four 8-bit rows.
+#[inline]
+pub fn fold32(key: u64) -> u32 {
+    (key ^ (key >> 32)) as u32
+}
+
+/// The 32-bit LSH band key of band `band` from 16 bits a row: each row's signature byte and its
+/// [`MinHasher::wide`] byte. Two documents share it when the rows' minima agree (or, by chance, with
+/// probability about 2^-32). `None` past the end of either.
+#[inline]
+pub fn wide_band_key(sig: &[u8], wide: &[u8], band: usize, rows: usize) -> Option<u32> {
+    let range = band * rows..band * rows + rows;
+    let (s, w) = (sig.get(range.clone())?, wide.get(range)?);
+    let mut key = mix64(band as u64 ^ 0xBA4D);
+    for (&a, &b) in s.iter().zip(w) {
+        key = mix64(key ^ (u64::from(a) << 8 | u64::from(b)));
+    }
+    Some((key >> 32) as u32)
 }
 
 #[cfg(test)]
@@ -274,6 +310,23 @@ mod tests {
                 assert!(k == 0 || estimate_jaccard(k - 1, perms) < t);
             }
         }
+    }
+
+    #[test]
+    fn wide_rows_extend_the_signature_bytes() {
+        let mut m = MinHasher::new(64);
+        m.update_all(&[1, 2, 3, 99, 12345]);
+        let (sig, wide) = (m.signature(), m.wide());
+        assert_eq!(wide.len(), sig.len());
+        // A row whose wide byte differs (its minimum differs although the top 8 bits agree)
+        // changes its band's key and no other.
+        let k = |s: &[u8], w: &[u8], b| wide_band_key(s, w, b, 2);
+        let mut other = wide.to_vec();
+        other[7] ^= 1;
+        assert_ne!(k(&sig, &wide, 3), k(&sig, &other, 3));
+        assert_eq!(k(&sig, &wide, 2), k(&sig, &other, 2));
+        assert_eq!(k(&sig, &wide, 32), None);
+        assert_eq!(k(&sig, &wide[..10], 5), None);
     }
 
     #[test]

@@ -9,6 +9,12 @@
 //! so they agree on at least one whole block (pigeonhole): keying buckets by (block, bits) makes
 //! every pair within distance d a candidate, a guarantee rather than a probability (Manku, Jain
 //! and Das Sarma 2007 use the same argument with permuted tables).
+//!
+//! Blocks of 16 bits are met by chance by 1/65,536 of all documents, so a corpus of n documents
+//! makes about n^2 / 2^17 chance pairs a block. Clustering keys on *pairs* of blocks instead
+//! ([`pair_masks`]): cut into d + 2 blocks, two SimHashes within distance d agree on at least two
+//! whole blocks, so on one of the C(d + 2, 2) pairs of blocks; with d = 3 a pair of blocks is
+//! about 26 bits, and chance meetings become rare (n^2 / 2^27 over ten tables).
 
 /// `SIGNS[v][i]` is +1 when bit i of byte v is set, -1 otherwise: one feature's vote on eight bits
 /// is then one 8-wide multiply-add, which the compiler vectorizes.
@@ -79,6 +85,34 @@ pub fn block_keys(sh: u64, max_hamming: u32) -> impl Iterator<Item = u64> {
     })
 }
 
+/// The masks of the pairs of blocks when the 64 bits are cut into `max_hamming + 2` contiguous
+/// blocks (the first ones one bit longer when 64 is not a multiple): two SimHashes within
+/// `max_hamming` of each other agree on all the bits of at least one mask.
+pub fn pair_masks(max_hamming: u32) -> Vec<u64> {
+    let blocks = (max_hamming.min(62) + 2) as usize;
+    let (base, extra) = (64 / blocks, 64 % blocks);
+    let mut start = 0usize;
+    let masks: Vec<u64> = (0..blocks)
+        .map(|i| {
+            let width = base + usize::from(i < extra);
+            let mask = ((1u64 << width) - 1) << start;
+            start += width;
+            mask
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (i, &a) in masks.iter().enumerate() {
+        out.extend(masks[i + 1..].iter().map(|&b| a | b));
+    }
+    out
+}
+
+/// The 32-bit key of a SimHash in the table of `mask` (one of [`pair_masks`]).
+#[inline]
+pub fn masked_key(sh: u64, mask: u64) -> u32 {
+    (crate::minhash::mix64((sh & mask) ^ mask.rotate_left(17)) >> 32) as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,6 +148,19 @@ mod tests {
         }
     }
 
+    #[test]
+    fn pair_masks_cover_every_bit_and_are_wide() {
+        for d in [0u32, 3, 7, 31] {
+            let masks = pair_masks(d);
+            assert_eq!(masks.iter().fold(0, |a, m| a | m), u64::MAX, "d={d}");
+            let narrowest = masks.iter().map(|m| m.count_ones()).min().unwrap_or(0);
+            assert!(narrowest >= 2 * (64 / (d + 2)), "d={d}: {narrowest}");
+        }
+        // d = 3: five blocks (13, 13, 13, 13, 12 bits), ten tables of 25 or 26 bits.
+        assert_eq!(pair_masks(3).len(), 10);
+        assert!(pair_masks(3).iter().all(|m| m.count_ones() >= 25));
+    }
+
     proptest! {
         // The guarantee: every pair within the Hamming bound shares a block key.
         #[test]
@@ -123,6 +170,18 @@ mod tests {
             if hamming(a, b) <= d {
                 let ka: Vec<u64> = block_keys(a, d).collect();
                 prop_assert!(block_keys(b, d).any(|k| ka.contains(&k)));
+            }
+        }
+
+        // The same guarantee for the pairs of blocks clustering keys on.
+        #[test]
+        fn pairs_within_bound_share_a_pair_of_blocks(a in any::<u64>(), flips in proptest::collection::vec(0u32..64, 0..8), d in 0u32..8) {
+            let mut b = a;
+            for f in flips { b ^= 1u64 << f; }
+            let masks = pair_masks(d);
+            prop_assert_eq!(masks.len() as u32, (d + 2) * (d + 1) / 2);
+            if hamming(a, b) <= d {
+                prop_assert!(masks.iter().any(|&m| masked_key(a, m) == masked_key(b, m)));
             }
         }
     }

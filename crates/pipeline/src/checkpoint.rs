@@ -28,11 +28,19 @@ use crate::output::AtomicFile;
 /// The folder inside `--out` that holds checkpoints.
 pub const CHECKPOINT_DIR: &str = ".checkpoint";
 
+/// The layout of checkpoint entries. 2: fingerprints carry the wide bytes of their MinHash rows
+/// (`Fingerprint::minhash_wide`). A run whose `run.json` names another layout (or none: 1) is
+/// not resumed.
+pub const CHECKPOINT_FORMAT: u32 = 2;
+
 /// What makes two runs the same run: everything that changes the outputs (not `--threads`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunKey {
     /// crawlsift's version: fingerprints of another version are not mixed in.
     pub version: String,
+    /// [`CHECKPOINT_FORMAT`] of the run that wrote the checkpoints (1 when not written).
+    #[serde(default = "first_format")]
+    pub format: u32,
     /// Inputs in order, with size and modification time (None for stdin).
     pub inputs: Vec<(String, Option<(u64, u128)>)>,
     /// The main-text method.
@@ -46,11 +54,16 @@ pub struct RunKey {
     pub phrases: Option<crawlsift_phrases::SketchConfig>,
 }
 
+fn first_format() -> u32 {
+    1
+}
+
 impl RunKey {
     /// The key of a run over `inputs` with these settings.
     pub fn new(inputs: &InputSet, method: &str, dedup: &DedupConfig, keep_text: bool) -> Self {
         RunKey {
             version: env!("CARGO_PKG_VERSION").to_string(),
+            format: CHECKPOINT_FORMAT,
             inputs: (0..inputs.inputs.len() as u32)
                 .map(|i| (inputs.name(i).to_string(), inputs.identity(i)))
                 .collect(),
@@ -331,6 +344,7 @@ mod tests {
     fn key(dir: &Path) -> RunKey {
         RunKey {
             version: "test".into(),
+            format: CHECKPOINT_FORMAT,
             inputs: vec![(dir.join("a.warc").display().to_string(), Some((1, 2)))],
             method: "blocks".into(),
             dedup: DedupConfig::default(),
@@ -409,5 +423,22 @@ mod tests {
         fs::write(&path, &lying).unwrap();
         let err = load_all(&c).unwrap_err();
         assert!(format!("{err:#}").contains("damaged checkpoint"), "{err:#}");
+    }
+
+    #[test]
+    fn checkpoints_of_an_older_layout_are_not_resumed() {
+        let dir = tempfile::tempdir().unwrap();
+        let ours = key(dir.path());
+        let (c, _) = Checkpoints::open(dir.path(), &ours, false).unwrap();
+        drop(c);
+        assert!(Checkpoints::resumable(dir.path(), &ours));
+        // The same run.json without a format, as the first layout wrote it.
+        let path = dir.path().join(CHECKPOINT_DIR).join("run.json");
+        let mut json: serde_json::Value =
+            serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        json.as_object_mut().unwrap().remove("format");
+        fs::write(&path, serde_json::to_vec(&json).unwrap()).unwrap();
+        assert!(!Checkpoints::resumable(dir.path(), &ours));
+        assert!(Checkpoints::open(dir.path(), &ours, false).is_err());
     }
 }

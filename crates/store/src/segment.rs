@@ -223,6 +223,8 @@ impl Segment {
             adler32: row.adler32,
             simhash: row.simhash,
             minhash: self.signature(r)?.into(),
+            // Not stored: clustering then keys bands on the signature bytes alone.
+            minhash_wide: Box::default(),
             profile: self.profiles.get(r)?,
         })
     }

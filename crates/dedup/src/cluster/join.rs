@@ -3,9 +3,7 @@
 //! the most similar earlier representative they are near-duplicates of, so every member of a
 //! cluster is a verified near-duplicate of its representative.
 
-use crawlsift_common::parallel::in_parallel;
-
-use super::template::{PairBags, SiteTemplates};
+use super::template::{bag_bytes, judge_pairs, SiteTemplates};
 use super::{Cluster, ClusterStats, MatchKind, Member};
 use crate::fingerprint::{DedupConfig, Fingerprint};
 use crate::profile::word_share;
@@ -25,7 +23,7 @@ pub(super) fn join(
     templates: &SiteTemplates,
     boilerplate_head: &[bool],
     stats: &mut ClusterStats,
-    threads: usize,
+    (threads, budget): (usize, usize),
 ) -> Joined {
     let n = fps.len();
     let eligible = |d: u32| !boilerplate_head[d as usize];
@@ -34,21 +32,22 @@ pub(super) fn join(
         .copied()
         .filter(|&(a, b)| eligible(a) && eligible(b))
         .collect();
-    let bags = PairBags::new(&pairs, threads, |d| templates.own_bag(&fps[d as usize]));
-    let bag = |d: u32| bags.get(d);
     stats.verified_pairs = pairs.len() as u64;
+    let shares = judge_pairs(
+        &pairs,
+        threads,
+        budget,
+        |d| bag_bytes(fps[d as usize].profile.words.len()),
+        |d| templates.own_bag(&fps[d as usize]),
+        word_share,
+    );
     // Edges (b, a, share) with share >= threshold, in pair order.
-    let mut edges: Vec<(u32, u32, f32)> = in_parallel(threads, &pairs, |chunk| {
-        chunk
-            .iter()
-            .filter_map(|&(a, b)| {
-                let s = word_share(bag(a), bag(b));
-                (s >= cfg.threshold).then_some((b, a, s as f32))
-            })
-            .collect::<Vec<_>>()
-    })
-    .concat();
-    drop(bags);
+    let mut edges: Vec<(u32, u32, f32)> = pairs
+        .iter()
+        .zip(shares)
+        .filter(|&(_, s)| s >= cfg.threshold)
+        .map(|(&(a, b), s)| (b, a, s as f32))
+        .collect();
     stats.near_pairs = edges.len() as u64;
     edges.sort_unstable_by(|x, y| x.0.cmp(&y.0).then(x.1.cmp(&y.1)));
     let mut rep_of: Vec<u32> = (0..n as u32).collect();

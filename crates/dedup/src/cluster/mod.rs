@@ -41,10 +41,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::DedupError;
 use crate::fingerprint::{DedupConfig, Fingerprint};
-use crate::minhash::{agreements, band_key};
+use crate::minhash::{agreements, band_key, fold32, wide_band_key};
 use crate::profile::WordProfile;
-use crate::simhash::{block_keys, hamming};
-use candidates::{bucket_pairs, fewest_agreements};
+use crate::simhash::{hamming, masked_key, pair_masks};
+use candidates::{bucket_pairs, fewest_agreements, keyed, threads_within};
 use popularity::{same_text_groups, Popularity};
 
 /// How a member joined its cluster.
@@ -169,6 +169,8 @@ impl Clustering {
 #[derive(Debug, Clone)]
 pub struct Clusterer {
     cfg: DedupConfig,
+    /// Working memory of clustering, in bytes ([`Clusterer::set_memory`]).
+    memory: usize,
     fps: Vec<Fingerprint>,
     sites: Vec<u32>,
     site_ids: HashMap<String, u32>,
@@ -186,6 +188,7 @@ impl Clusterer {
         cfg.validate()?;
         Ok(Self {
             cfg: cfg.clone(),
+            memory: crawlsift_common::limits::DEDUP_MEMORY_DEFAULT,
             fps: Vec::new(),
             sites: Vec::new(),
             site_ids: HashMap::new(),
@@ -212,6 +215,14 @@ impl Clusterer {
         self.sites.push(id);
         self.fps.push(fp);
         (self.fps.len() - 1) as u32
+    }
+
+    /// Bounds the working memory of clustering to about `bytes` (at least
+    /// `limits::DEDUP_MEMORY_MIN`) beyond the fingerprints themselves: the transposed signature
+    /// rows, the per-band key lists and the word bags of candidate pairs. Steps that would pass
+    /// it work in parts; the clustering is the same whatever the budget.
+    pub fn set_memory(&mut self, bytes: usize) {
+        self.memory = bytes.max(crawlsift_common::limits::DEDUP_MEMORY_MIN);
     }
 
     /// Documents added so far.
@@ -298,8 +309,20 @@ impl Clusterer {
 
         // 2: popular phrases, counted once per group of same texts; heads that are mostly
         // popular phrases are boilerplate.
-        let same = same_text_groups(cfg, fps, &groups.heads, threads);
-        let popular = Popularity::measure(cfg, fps, &groups.heads, &same, &mut stats, threads);
+        let same = same_text_groups(
+            cfg,
+            fps,
+            &groups.heads,
+            threads_within(threads, groups.heads.len(), self.memory),
+        );
+        let popular = Popularity::measure(
+            cfg,
+            fps,
+            &groups.heads,
+            &same,
+            &mut stats,
+            (threads, self.memory),
+        );
         drop(same);
         let mut boilerplate_head = vec![false; n];
         for &h in &groups.heads {
@@ -320,8 +343,15 @@ impl Clusterer {
         drop(popular);
 
         // 4: site templates; heads mostly made of template lines are boilerplate too.
-        let templates =
-            template::SiteTemplates::learn(cfg, fps, &self.sites, &groups.head_of, &pairs, threads);
+        let templates = template::SiteTemplates::learn(
+            cfg,
+            fps,
+            &self.sites,
+            &groups.head_of,
+            &pairs,
+            threads,
+            self.memory,
+        );
         stats.same_class_pairs = templates.same_class_pairs;
         stats.template_lines = templates.lines.len() as u64;
         let template_share: Vec<f32> = fps.iter().map(|fp| templates.share(fp)).collect();
@@ -350,7 +380,7 @@ impl Clusterer {
             &templates,
             &boilerplate_head,
             &mut stats,
-            threads,
+            (threads, self.memory),
         );
         drop(pairs);
         let clusters = join::gather(fps, &groups.head_of, &joined, &short_web, &mut stats);
@@ -447,19 +477,21 @@ impl Clusterer {
             .collect();
         let mut scratch = ClusterStats::default();
         let pairs = self.candidates(&short, popular, &mut scratch, threads);
-        // Each text's bag is made once, not once per pair it is in.
-        let bags = template::PairBags::new(&pairs, threads, |d| {
-            self.fps[d as usize].profile.bag(|_| true)
-        });
-        let near: Vec<(u32, u32)> = crawlsift_common::parallel::in_parallel(threads, &pairs, |c| {
-            c.iter()
-                .copied()
-                .filter(|&(a, b)| {
-                    crate::profile::word_share(bags.get(a), bags.get(b)) >= self.cfg.threshold
-                })
-                .collect::<Vec<_>>()
-        })
-        .concat();
+        let fps = &self.fps;
+        let shares = template::judge_pairs(
+            &pairs,
+            threads,
+            self.memory,
+            |d| template::bag_bytes(fps[d as usize].profile.words.len()),
+            |d| fps[d as usize].profile.bag(|_| true),
+            crate::profile::word_share,
+        );
+        let near: Vec<(u32, u32)> = pairs
+            .iter()
+            .zip(shares)
+            .filter(|&(_, s)| s >= self.cfg.threshold)
+            .map(|(&p, _)| p)
+            .collect();
         let mut docs: Vec<u32> = near.iter().flat_map(|&(a, b)| [a, b]).collect();
         docs.sort_unstable();
         docs.dedup();
@@ -468,9 +500,12 @@ impl Clusterer {
     }
 
     /// Candidate pairs `(a, b)`, `a < b`, sorted: heads sharing a band key (MinHash, bands
-    /// holding a popular row left out) or a block (SimHash). Band keys are 16 bits, so unrelated
-    /// texts share one by chance; each such collision is dropped where it meets unless its
-    /// signatures agree on enough rows or its SimHashes are close.
+    /// holding a popular row left out) or a pair of SimHash blocks. Band keys take 16 bits a row
+    /// (the signature byte and the wide byte of each row's minimum) when every head has them, so
+    /// documents meet in a band when their rows' minima agree; fingerprints without wide bytes
+    /// (read from an index) key on the signature bytes alone, 8 bits a row, and meet by chance
+    /// far more often. Either way each meeting is dropped unless its signatures agree on enough
+    /// rows or its SimHashes are close.
     fn candidates(
         &self,
         heads: &[u32],
@@ -480,7 +515,10 @@ impl Clusterer {
     ) -> Vec<(u32, u32)> {
         let (cfg, fps) = (&self.cfg, &self.fps);
         let sig = |d: u32| -> &[u8] { &fps[d as usize].minhash };
+        let wide = |d: u32| -> &[u8] { &fps[d as usize].minhash_wide };
+        let all_wide = heads.iter().all(|&h| wide(h).len() == cfg.minhash_perms);
         let need = fewest_agreements(cfg);
+        let threads = threads_within(threads, heads.len(), self.memory);
         let plausible = |a: u32, b: u32| {
             hamming(fps[a as usize].simhash, fps[b as usize].simhash) <= cfg.simhash_max_hamming
                 || agreements(sig(a), sig(b)) >= need
@@ -490,29 +528,36 @@ impl Clusterer {
             threads,
             &bands,
             cfg.max_bucket_compare,
-            |band, keyed| {
-                keyed.extend(heads.iter().filter_map(|&h| {
+            |band, out| {
+                out.extend(heads.iter().filter_map(|&h| {
                     if popular.band_is_popular(h, band, cfg.lsh_rows) {
                         return None; // a template phrase is no evidence of copying
                     }
-                    band_key(sig(h), band, cfg.lsh_rows).map(|k| (k, h))
+                    let key = if all_wide {
+                        wide_band_key(sig(h), wide(h), band, cfg.lsh_rows)
+                    } else {
+                        band_key(sig(h), band, cfg.lsh_rows).map(fold32)
+                    };
+                    key.map(|k| keyed(k, h))
                 }));
             },
             plausible,
         );
         stats.minhash_candidate_checks += checks;
         stats.bucket_comparisons_skipped += skipped;
-        let blocks: Vec<usize> = (0..=cfg.simhash_max_hamming as usize).collect();
+        let masks = pair_masks(cfg.simhash_max_hamming);
+        let tables: Vec<usize> = (0..masks.len()).collect();
         let (block_pairs, checks, skipped) = bucket_pairs(
             threads,
-            &blocks,
+            &tables,
             cfg.max_bucket_compare,
-            |block, keyed| {
-                keyed.extend(heads.iter().filter_map(|&h| {
-                    block_keys(fps[h as usize].simhash, cfg.simhash_max_hamming)
-                        .nth(block)
-                        .map(|k| (k, h))
-                }));
+            |table, out| {
+                let mask = masks[table];
+                out.extend(
+                    heads
+                        .iter()
+                        .map(|&h| keyed(masked_key(fps[h as usize].simhash, mask), h)),
+                );
             },
             plausible,
         );

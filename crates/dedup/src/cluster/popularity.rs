@@ -3,11 +3,11 @@
 
 use crawlsift_common::parallel::in_parallel;
 
-use super::candidates::bucket_pairs;
+use super::candidates::{bucket_pairs, keyed};
 use super::union_find::UnionFind;
 use super::ClusterStats;
 use crate::fingerprint::{DedupConfig, Fingerprint};
-use crate::minhash::{agreements, agreements_for, band_key};
+use crate::minhash::{agreements, agreements_for, band_key, fold32};
 
 /// Which signature rows hold *popular phrases*: shingles shared by more distinct texts than a copy
 /// family plausibly has, so they are template text (cookie notices, newsletter boxes, "no results"
@@ -34,7 +34,7 @@ impl Popularity {
         distinct: &[u32],
         groups: &[u32],
         stats: &mut ClusterStats,
-        threads: usize,
+        (threads, budget): (usize, usize),
     ) -> Self {
         // Texts ordered by group, so a group's texts are contiguous below.
         let mut order: Vec<(u32, u32)> = groups
@@ -57,61 +57,79 @@ impl Popularity {
         let limit = u16::try_from(limit).unwrap_or(u16::MAX - 1);
         stats.popular_limit = u64::from(limit);
         // Rows by permutation (row i of every distinct text, contiguous), so each pair of rows is
-        // two sequential reads.
+        // two sequential reads; within the memory budget, rows are counted in blocks, each with
+        // the rows its pairings reach.
         let m = distinct.len();
-        let mut by_row = vec![0u8; perms * m];
-        for (p, &d) in distinct.iter().enumerate() {
-            for (i, &v) in fps[d as usize].minhash.iter().enumerate().take(perms) {
-                by_row[i * m + p] = v;
-            }
-        }
-        // Rows are shared out among the threads, each with its own counters and bits; bits are
-        // OR-ed and counts summed, so the result does not depend on the thread count.
-        let count_rows = |rows: &[usize]| -> (Vec<u64>, u64) {
-            let mut bits = vec![0u64; fps.len() * words_per_doc];
-            let mut popular_row_pairs = 0u64;
-            let mut counts = vec![0u16; 1 << 16];
-            // The group that last counted each value: a group counts a value once.
-            let mut last = vec![u32::MAX; 1 << 16];
-            let mut values = vec![0u16; m];
-            for &i in rows {
-                for step in 1..=cfg.popular_pairings.min(perms - 1) {
-                    let j = (i + step) % perms;
-                    let (ri, rj) = (&by_row[i * m..(i + 1) * m], &by_row[j * m..(j + 1) * m]);
-                    for (((v, &a), &b), &g) in values.iter_mut().zip(ri).zip(rj).zip(&group) {
-                        *v = u16::from(a) << 8 | u16::from(b);
-                        let seen = &mut last[usize::from(*v)];
-                        if *seen != g {
-                            *seen = g;
-                            let c = &mut counts[usize::from(*v)];
-                            *c = c.saturating_add(1);
-                        }
-                    }
-                    for (&v, &d) in values.iter().zip(distinct) {
-                        let c = &mut counts[usize::from(v)];
-                        if *c > limit {
-                            bits[d as usize * words_per_doc + i / 64] |= 1u64 << (i % 64);
-                            bits[d as usize * words_per_doc + j / 64] |= 1u64 << (j % 64);
-                        }
-                    }
-                    // Reset only what was counted; count each popular value once.
-                    for &v in &values {
-                        let c = &mut counts[usize::from(v)];
-                        popular_row_pairs += u64::from(*c > limit);
-                        *c = 0;
-                        last[usize::from(v)] = u32::MAX;
+        let pairings = cfg.popular_pairings.min(perms - 1);
+        let bits_bytes = fps.len() * words_per_doc * 8;
+        let block = (budget.saturating_sub(bits_bytes * (threads + 1)) / m.max(1))
+            .saturating_sub(pairings)
+            .clamp(1, perms);
+        let mut bits = vec![0u64; fps.len() * words_per_doc];
+        for first in (0..perms).step_by(block) {
+            let rows: Vec<usize> = (first..(first + block).min(perms)).collect();
+            // Transposed rows of this block: row r (of the block and its pairings) at slot
+            // (r - first) mod perms.
+            let span = (rows.len() + pairings).min(perms);
+            let mut by_row = vec![0u8; span * m];
+            for (p, &d) in distinct.iter().enumerate() {
+                let sig = &fps[d as usize].minhash;
+                for k in 0..span {
+                    if let Some(&v) = sig.get((first + k) % perms) {
+                        by_row[k * m + p] = v;
                     }
                 }
             }
-            (bits, popular_row_pairs)
-        };
-        let rows: Vec<usize> = (0..perms).collect();
-        let mut bits = vec![0u64; fps.len() * words_per_doc];
-        for (part, pairs) in in_parallel(threads, &rows, count_rows) {
-            for (w, p) in bits.iter_mut().zip(part) {
-                *w |= p;
+            let row_of = |r: usize| {
+                let k = (r + perms - first) % perms;
+                &by_row[k * m..(k + 1) * m]
+            };
+            // Rows are shared out among the threads, each with its own counters and bits; bits
+            // are OR-ed and counts summed, so the result does not depend on the thread count.
+            let count_rows = |rows: &[usize]| -> (Vec<u64>, u64) {
+                let mut bits = vec![0u64; fps.len() * words_per_doc];
+                let mut popular_row_pairs = 0u64;
+                let mut counts = vec![0u16; 1 << 16];
+                // The group that last counted each value: a group counts a value once.
+                let mut last = vec![u32::MAX; 1 << 16];
+                let mut values = vec![0u16; m];
+                for &i in rows {
+                    for step in 1..=pairings {
+                        let j = (i + step) % perms;
+                        let (ri, rj) = (row_of(i), row_of(j));
+                        for (((v, &a), &b), &g) in values.iter_mut().zip(ri).zip(rj).zip(&group) {
+                            *v = u16::from(a) << 8 | u16::from(b);
+                            let seen = &mut last[usize::from(*v)];
+                            if *seen != g {
+                                *seen = g;
+                                let c = &mut counts[usize::from(*v)];
+                                *c = c.saturating_add(1);
+                            }
+                        }
+                        for (&v, &d) in values.iter().zip(distinct) {
+                            let c = &mut counts[usize::from(v)];
+                            if *c > limit {
+                                bits[d as usize * words_per_doc + i / 64] |= 1u64 << (i % 64);
+                                bits[d as usize * words_per_doc + j / 64] |= 1u64 << (j % 64);
+                            }
+                        }
+                        // Reset only what was counted; count each popular value once.
+                        for &v in &values {
+                            let c = &mut counts[usize::from(v)];
+                            popular_row_pairs += u64::from(*c > limit);
+                            *c = 0;
+                            last[usize::from(v)] = u32::MAX;
+                        }
+                    }
+                }
+                (bits, popular_row_pairs)
+            };
+            for (part, pairs) in in_parallel(threads, &rows, count_rows) {
+                for (w, p) in bits.iter_mut().zip(part) {
+                    *w |= p;
+                }
+                stats.popular_row_pairs += pairs;
             }
-            stats.popular_row_pairs += pairs;
         }
         Self {
             bits,
@@ -173,11 +191,10 @@ pub(super) fn same_text_groups(
         threads,
         &bands,
         cfg.max_bucket_compare,
-        |band, keyed| {
-            keyed.extend(
-                (0..m as u32)
-                    .filter_map(|p| band_key(sig(p), band, SAME_TEXT_BAND_ROWS).map(|k| (k, p))),
-            );
+        |band, out| {
+            out.extend((0..m as u32).filter_map(|p| {
+                band_key(sig(p), band, SAME_TEXT_BAND_ROWS).map(|k| keyed(fold32(k), p))
+            }));
         },
         |a, b| agreements(sig(a), sig(b)) >= need,
     );

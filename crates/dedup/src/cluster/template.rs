@@ -49,6 +49,66 @@ impl PairBags {
     }
 }
 
+/// `judge` of every pair `(a, b)` on the word bags `make` gives for `a` and `b`, in pair order.
+/// Bags are made for the documents of a run of consecutive pairs at a time, the run cut where its
+/// bags would pass `budget` bytes (`size` estimates a bag; a document in several runs has its bag
+/// made again), so memory stays within the budget whatever the pairs; the result does not depend
+/// on where the runs are cut.
+pub(super) fn judge_pairs<R: Send>(
+    pairs: &[(u32, u32)],
+    threads: usize,
+    budget: usize,
+    size: impl Fn(u32) -> usize,
+    make: impl Fn(u32) -> Vec<u32> + Sync,
+    judge: impl Fn(&[u32], &[u32]) -> R + Sync,
+) -> Vec<R> {
+    let mut out = Vec::with_capacity(pairs.len());
+    let mut seen: std::collections::HashSet<u32> = std::collections::HashSet::new();
+    let (mut start, mut bytes) = (0usize, 0usize);
+    for end in 0..=pairs.len() {
+        let cut = match pairs.get(end) {
+            None => true,
+            Some(&(a, b)) => {
+                let more: usize = [a, b]
+                    .iter()
+                    .filter(|d| !seen.contains(d))
+                    .map(|&d| size(d))
+                    .sum();
+                let cut = end > start && bytes + more > budget;
+                if cut {
+                    seen.clear();
+                    bytes = 0;
+                }
+                seen.extend([a, b]);
+                bytes += if cut { size(a) + size(b) } else { more };
+                cut
+            }
+        };
+        if !cut || end == start {
+            continue;
+        }
+        let run = &pairs[start..end];
+        let bags = PairBags::new(run, threads, &make);
+        out.extend(
+            in_parallel(threads, run, |chunk| {
+                chunk
+                    .iter()
+                    .map(|&(a, b)| judge(bags.get(a), bags.get(b)))
+                    .collect::<Vec<_>>()
+            })
+            .into_iter()
+            .flatten(),
+        );
+        start = end;
+    }
+    out
+}
+
+/// Bytes of the word bag of a profile of `words` words (4 a word, and the vector).
+pub(super) fn bag_bytes(words: usize) -> usize {
+    4 * words + 24
+}
+
 /// The template lines learnt from a corpus.
 pub(super) struct SiteTemplates {
     /// Hashes of the lines that are template text on some site.
@@ -67,18 +127,17 @@ impl SiteTemplates {
         head_of: &[u32],
         pairs: &[(u32, u32)],
         threads: usize,
+        budget: usize,
     ) -> Self {
         let n = fps.len();
-        let bags = PairBags::new(pairs, threads, |d| fps[d as usize].profile.bag(|_| true));
-        let bag = |d: u32| bags.get(d);
-        let same: Vec<bool> = in_parallel(threads, pairs, |chunk| {
-            chunk
-                .iter()
-                .map(|&(a, b)| word_share(bag(a), bag(b)) >= cfg.same_class)
-                .collect::<Vec<_>>()
-        })
-        .concat();
-        drop(bags);
+        let same: Vec<bool> = judge_pairs(
+            pairs,
+            threads,
+            budget,
+            |d| bag_bytes(fps[d as usize].profile.words.len()),
+            |d| fps[d as usize].profile.bag(|_| true),
+            |a, b| word_share(a, b) >= cfg.same_class,
+        );
         let mut uf = UnionFind::new(n);
         let mut join = |a: u32, b: u32| {
             let (ra, rb) = (uf.find(a), uf.find(b));

@@ -365,12 +365,14 @@ fn simhash_blocks_find_every_pair_within_the_bound() {
         }
         for (k, sh) in [base, h].into_iter().enumerate() {
             let minhash: Box<[u8]> = (0..cfg.minhash_perms).map(|_| g.next() as u8).collect();
+            let minhash_wide: Box<[u8]> = (0..cfg.minhash_perms).map(|_| g.next() as u8).collect();
             c.add(Fingerprint {
                 words: 500,
                 exact: u128::from(g.next()) << 1 | k as u128,
                 adler32: 0,
                 simhash: sh,
                 minhash,
+                minhash_wide,
                 profile: profile.clone(),
             });
             hashes.push(sh);
@@ -432,4 +434,94 @@ fn clusters_do_not_depend_on_fingerprinting_order_or_threads() {
         .clusters
         .windows(2)
         .all(|w| w[0].representative < w[1].representative));
+}
+
+#[test]
+fn wide_band_keys_drop_chance_meetings_not_copies() {
+    // Many unrelated texts and families of edited copies (5-30% of words replaced): keyed on 16
+    // bits a row, bands meet by chance far less often than on the 8-bit rows alone, and the
+    // clusters are the same (a wider key only drops meetings of rows whose top 8 bits agreed by
+    // chance, which copies do not need).
+    let cfg = DedupConfig::default();
+    let mut f = Fingerprinter::new(&cfg);
+    let mut g = Words(77);
+    let mut fps = Vec::new();
+    for i in 0..1500 {
+        let base = g.text(150 + (i % 7) * 20);
+        fps.push(f.fingerprint(&base.join(" ")));
+        if i % 5 == 0 {
+            for k in 1..4 {
+                let copy = g.edit(&base, 0.05 * k as f64 * 2.0);
+                fps.push(f.fingerprint(&copy.join(" ")));
+            }
+        }
+    }
+    let cluster = |wide: bool| {
+        let mut c = Clusterer::new(&cfg).unwrap();
+        for fp in &fps {
+            let mut fp = fp.clone();
+            if !wide {
+                fp.minhash_wide = Box::default();
+            }
+            c.add(fp);
+        }
+        c.finish_on(2)
+    };
+    let (narrow, wide) = (cluster(false), cluster(true));
+    assert_eq!(wide.clusters, narrow.clusters);
+    assert!(wide.clusters.len() >= 250, "{}", wide.clusters.len());
+    // Chance meetings of 16-bit keys: about bands x C(n, 2) / 2^16 (copies' bands meet in both).
+    let n = fps.len() as f64;
+    let chance = cfg.lsh_bands as f64 * n * (n - 1.0) / 2.0 / 65_536.0;
+    let dropped = narrow.stats.minhash_candidate_checks - wide.stats.minhash_candidate_checks;
+    assert!(
+        dropped as f64 > 0.7 * chance,
+        "{dropped} dropped, {chance} expected"
+    );
+    // A head without wide bytes puts the whole run on the 8-bit keys.
+    let mut c = Clusterer::new(&cfg).unwrap();
+    for (i, fp) in fps.iter().enumerate() {
+        let mut fp = fp.clone();
+        if i == 3 {
+            fp.minhash_wide = Box::default();
+        }
+        c.add(fp);
+    }
+    let mixed = c.finish();
+    assert_eq!(mixed.clusters, narrow.clusters);
+    assert_eq!(
+        mixed.stats.minhash_candidate_checks,
+        narrow.stats.minhash_candidate_checks
+    );
+}
+
+#[test]
+fn the_memory_budget_changes_nothing_but_how_steps_are_cut() {
+    // Copies, template pages and site skeletons; clustered whole, then with a budget so small
+    // that popularity counts one row at a time, each candidate pair's bags are made on their own
+    // and bands are searched on one thread: the same result, counters included.
+    let cfg = DedupConfig::default();
+    let mut f = Fingerprinter::new(&cfg);
+    let mut g = Words(5);
+    let mut texts = Vec::new();
+    for _ in 0..60 {
+        let base = g.text(200);
+        texts.push(base.join(" "));
+        texts.push(g.edit(&base, 0.1).join(" "));
+    }
+    let (_, stubs) = template_site(&mut g, 40);
+    texts.extend(stubs);
+    let mut c = Clusterer::new(&cfg).unwrap();
+    for (i, t) in texts.iter().enumerate() {
+        c.add_on_site(
+            f.fingerprint(t),
+            if i % 3 == 0 { "a.example" } else { "b.example" },
+        );
+    }
+    let whole = c.cluster_with_templates(2);
+    c.memory = 1;
+    let cut = c.cluster_with_templates(2);
+    assert_eq!(cut, whole);
+    assert!(whole.0.clusters.len() >= 60, "{}", whole.0.clusters.len());
+    assert!(whole.0.stats.popular_row_pairs > 0);
 }
