@@ -85,7 +85,8 @@ pub struct PageVerdict {
     pub borrowed: u32,
     /// Borrowed shingles found on a page not itself stitched (what the verdict counts).
     pub independent: u32,
-    /// The covering set of the borrowed shingles, with a page of each class.
+    /// The covering set of the borrowed shingles, with a page of each class (made only for
+    /// pages judged slice-and-dice: it is what their lines name).
     pub cover: Vec<(Covered, u32)>,
     /// Whether the page is slice-and-dice.
     pub slice_and_dice: bool,
@@ -107,13 +108,13 @@ fn rule(holders: &[Vec<u32>], n: f64, share: f64, cfg: &JudgeConfig) -> bool {
         .map(|hs| hs.iter().copied().filter(evidenced).collect::<Vec<u32>>())
         .filter(|hs| !hs.is_empty())
         .collect();
+    let b = kept.len();
+    if b < cfg.min_borrowed || (b as f64) < share * n {
+        return false;
+    }
     let sources = greedy_cover(&kept);
     let largest = sources.iter().map(|c| c.shared).max().unwrap_or(0) as f64;
-    let b = kept.len();
-    b >= cfg.min_borrowed
-        && b as f64 / n >= share
-        && sources.len() >= cfg.min_sources
-        && largest <= cfg.max_source_share * b as f64
+    sources.len() >= cfg.min_sources && largest <= cfg.max_source_share * b as f64
 }
 
 /// Judges one page against the table, given the entries of its popular shingles
@@ -176,21 +177,25 @@ pub fn judge(
     let own = independent.len();
     // The covering set names sources not themselves stitched first, then, for what only
     // stitched pages hold, those.
-    let rest: Vec<Vec<u32>> = holders
-        .iter()
-        .filter(|hs| hs.iter().all(|&c| is_stitched(c)))
-        .cloned()
-        .collect();
-    let cover: Vec<(Covered, u32)> = greedy_cover(&independent)
-        .into_iter()
-        .chain(greedy_cover(&rest))
-        .map(|c| {
-            let d = first_page
-                .binary_search_by_key(&c.class, |x| x.0)
-                .map_or(u32::MAX, |i| first_page[i].1);
-            (c, d)
-        })
-        .collect();
+    let cover: Vec<(Covered, u32)> = if slice_and_dice {
+        let rest: Vec<Vec<u32>> = holders
+            .iter()
+            .filter(|hs| hs.iter().all(|&c| is_stitched(c)))
+            .cloned()
+            .collect();
+        greedy_cover(&independent)
+            .into_iter()
+            .chain(greedy_cover(&rest))
+            .map(|c| {
+                let d = first_page
+                    .binary_search_by_key(&c.class, |x| x.0)
+                    .map_or(u32::MAX, |i| first_page[i].1);
+                (c, d)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     PageVerdict {
         shingles: page.shingles.len() as u32,
         popular,

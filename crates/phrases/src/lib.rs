@@ -172,7 +172,12 @@ impl Analysis {
 
     /// The summary for `report.json`.
     pub fn summary(&self) -> Summary {
-        let ranked = self.ranked();
+        self.summary_of(&self.ranked())
+    }
+
+    /// The summary for `report.json`, given [`ranked`](Self::ranked) (sorted once for both the
+    /// summary and the list of popular phrases).
+    pub fn summary_of(&self, ranked: &[&Popular]) -> Summary {
         let freqs: Vec<u64> = ranked.iter().map(|p| u64::from(p.classes)).collect();
         let rank_frequency = crawlsift_stats::zipf::curve(&freqs)
             .into_iter()

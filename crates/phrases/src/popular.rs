@@ -18,7 +18,7 @@
 //! site's sibling pages sharing a skeleton). Everything else is borrowed.
 //!
 //! The table is built in 16 parts by the shingles' top bits, each part sorted on its own (memory:
-//! one part's (shingle, class, host) triples at a time per thread) and concatenated in part order,
+//! one part's (shingle, page) pairs at a time per thread) and concatenated in part order,
 //! so it is sorted by shingle and the same for any thread count.
 
 use crawlsift_common::parallel::in_parallel;
@@ -174,25 +174,37 @@ fn part(pages: &[PageInput<'_>], p: u64, max_classes: usize) -> (Vec<Popular>, u
     } else {
         ((p + 1) << 60) - 1
     };
-    let mut triples: Vec<(u64, u32, u32, u32)> = Vec::new();
+    // (shingle, page) pairs, sorted by shingle alone: most shingles are in one page, so only
+    // runs of two or more look up their pages' classes and hosts.
+    let mut pairs: Vec<(u64, u32)> = Vec::new();
     for (doc, page) in pages.iter().enumerate() {
         let s = page.shingles;
         let start = s.partition_point(|&x| x < lo);
         for &x in s[start..].iter().take_while(|&&x| x <= hi) {
-            triples.push((x, page.class, page.host, doc as u32));
+            pairs.push((x, doc as u32));
         }
     }
-    triples.sort_unstable();
+    pairs.sort_unstable_by_key(|p| p.0);
     let mut out = Vec::new();
     let mut distinct = 0u64;
-    for run in triples.chunk_by(|a, b| a.0 == b.0) {
+    let mut run: Vec<(u64, u32, u32, u32)> = Vec::new();
+    for same in pairs.chunk_by(|a, b| a.0 == b.0) {
         distinct += 1;
+        if same.len() < 2 {
+            continue;
+        }
+        run.clear();
+        run.extend(same.iter().map(|&(x, d)| {
+            let p = &pages[d as usize];
+            (x, p.class, p.host, d)
+        }));
+        run.sort_unstable();
         let pages = run.len() as u32;
         // Sorted by (class, host, doc): the first triple of each class names it.
         let mut holders: Vec<(u32, u32, u32)> = Vec::new();
         let mut classes = 0u32;
         let mut last = None;
-        for &(_, c, h, d) in run {
+        for &(_, c, h, d) in &run {
             if last != Some(c) {
                 classes += 1;
                 last = Some(c);

@@ -148,7 +148,8 @@ pub fn analyze_run(
         .collect();
     let a = analyze(&pages, &JudgeConfig::default(), threads);
     write_slice(out, &a, catalog, inputs)?;
-    write_popular(out, &a, store, catalog)?;
+    let ranked = a.ranked();
+    write_popular(out, &a, &ranked, store, catalog)?;
     let mut names: Vec<&str> = vec![""; host_ids.len()];
     for (h, &i) in &host_ids {
         names[i as usize] = h;
@@ -171,7 +172,7 @@ pub fn analyze_run(
     Ok(PhraseReport {
         phrase_words: limits::PHRASE_WORDS,
         shingles_per_page: limits::PHRASE_SHINGLES,
-        summary: a.summary(),
+        summary: a.summary_of(&ranked),
         hosts: top,
         words_kept: store.words.len(),
     })
@@ -236,16 +237,12 @@ fn write_slice(
 fn write_popular(
     out: &Path,
     a: &Analysis,
+    ranked: &[&crawlsift_phrases::Popular],
     store: &PhraseStore,
     catalog: &Catalog,
 ) -> anyhow::Result<()> {
     let mut f = std::io::BufWriter::new(AtomicFile::create(&out.join(POPULAR_FILE))?);
-    for (i, p) in a
-        .ranked()
-        .into_iter()
-        .take(limits::PHRASE_LISTED)
-        .enumerate()
-    {
+    for (i, p) in ranked.iter().take(limits::PHRASE_LISTED).enumerate() {
         let line = PopularLine {
             rank: i + 1,
             fingerprint: format!("{:016x}", p.shingle),
