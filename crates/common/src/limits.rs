@@ -462,3 +462,13 @@ pub const DEDUP_MEMORY_DEFAULT: usize = 2 << 30;
 
 /// Smallest `dedup --memory` accepted (bytes): below it the parts become too small to be useful.
 pub const DEDUP_MEMORY_MIN: usize = 16 << 20;
+
+/// Input size from which `dedup` (and `index`) fingerprints keep a wide byte a MinHash row and
+/// clustering keys bands on 32 bits instead of 16. In 16-bit keys, chance meetings grow with the
+/// square of the documents: about 0.3M checks at 20,000 documents, 10M at 80,000, 736M at a
+/// million. The wide bytes cost 192 bytes a document for as long as the run holds its
+/// fingerprints (240 become 448), which small runs do not need. 1 GiB of input is about 80,000
+/// pages of the synthetic corpus and fewer of a real crawl. Input from standard input has no
+/// size and keeps 16-bit keys. The choice depends only on the input list, so shards and a single
+/// run make the same one.
+pub const DEDUP_WIDE_KEYS_FROM_BYTES: u64 = 1 << 30;

@@ -13,7 +13,8 @@
 //! of 200,000 by a fixed generator, so every run of one size is the same corpus; a share `--copies`
 //! (default 0.1) of them are copies of an earlier document with 1-4 words replaced (word share >=
 //! 0.9, planted near-duplicates). `min_words` is lowered to 30 so these short texts are judged.
-//! Peak memory is the process's (VmHWM), fingerprints included; the resident size before
+//! Fingerprints keep their wide bytes (32-bit band keys), as `dedup` does from
+//! `limits::DEDUP_WIDE_KEYS_FROM_BYTES` of input. Peak memory is the process's (VmHWM), fingerprints included; the resident size before
 //! clustering is printed beside it.
 
 use std::time::Instant;
@@ -110,7 +111,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .map(|w| {
                     let cfg = &cfg;
                     s.spawn(move || {
-                        let mut f = Fingerprinter::new(cfg);
+                        let mut f = Fingerprinter::new(cfg).wide_keys(true);
                         let per = (end - start).div_ceil(threads as u64);
                         let (a, b) = (start + w * per, (start + (w + 1) * per).min(end));
                         (a..b)

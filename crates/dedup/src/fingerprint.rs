@@ -188,6 +188,7 @@ pub struct Fingerprinter {
     roller: ShingleRoller,
     minhasher: MinHasher,
     normalizer: NormalizerCell,
+    wide: bool,
 }
 
 /// `Normalizer` is not `Clone` (it is only buffers); a fresh one is as good as a copy.
@@ -212,7 +213,18 @@ impl Fingerprinter {
             roller: ShingleRoller::new(cfg.shingle_words.clamp(1, 64)),
             minhasher: MinHasher::new(cfg.minhash_perms.clamp(1, 4096)),
             normalizer: NormalizerCell::default(),
+            wide: false,
         }
+    }
+
+    /// Whether fingerprints also keep the wide bytes of their signature rows
+    /// ([`Fingerprint::minhash_wide`], one byte a row), from which clustering makes 32-bit band
+    /// keys. Off by default: a run of a few hundred thousand documents meets few enough chance
+    /// collisions in 16-bit keys that the bytes cost more than they save (see
+    /// `limits::DEDUP_WIDE_KEYS_FROM_BYTES`).
+    pub fn wide_keys(mut self, on: bool) -> Self {
+        self.wide = on;
+        self
     }
 
     /// The last text fingerprinted: its normalized words and their Rabin fingerprints, so a
@@ -257,7 +269,12 @@ impl Fingerprinter {
             let shingles = &mut self.shingles;
             self.roller.for_each_shingle(words, |fp| shingles.push(fp));
             self.minhasher.update_all(&self.shingles);
-            (self.minhasher.signature(), self.minhasher.wide())
+            let wide = if self.wide {
+                self.minhasher.wide()
+            } else {
+                Box::new([])
+            };
+            (self.minhasher.signature(), wide)
         };
         Fingerprint {
             words: u32::try_from(words.len()).unwrap_or(u32::MAX),
@@ -386,9 +403,16 @@ mod tests {
         let mut f = Fingerprinter::new(&DedupConfig::default());
         let text = "word ".repeat(10) + &(0..100).map(|i| format!("w{i} ")).collect::<String>();
         let fp = f.fingerprint(&text);
-        // 192 signature bytes, 192 wide bytes (for 32-bit band keys) and the fixed fields.
-        assert!(fp.memory_bytes() < 500, "{} bytes", fp.memory_bytes());
-        assert_eq!(fp.minhash_wide.len(), fp.minhash.len());
+        // 192 signature bytes and the fixed fields (issue 9: under 300 bytes a document).
+        assert!(fp.memory_bytes() < 300, "{} bytes", fp.memory_bytes());
+        assert!(fp.minhash_wide.is_empty());
+        // With wide keys, one more byte a row (for 32-bit band keys).
+        let wide = Fingerprinter::new(&DedupConfig::default())
+            .wide_keys(true)
+            .fingerprint(&text);
+        assert_eq!(wide.minhash_wide.len(), wide.minhash.len());
+        assert!(wide.memory_bytes() < 500, "{} bytes", wide.memory_bytes());
+        assert_eq!((wide.minhash.clone(), wide.simhash), (fp.minhash.clone(), fp.simhash));
         let json = serde_json::to_string(&fp).unwrap();
         let back: Fingerprint = serde_json::from_str(&json).unwrap();
         assert_eq!(back, fp);

@@ -141,6 +141,13 @@ pub fn read_documents(
     Ok(col.finish())
 }
 
+/// Whether this run's fingerprints keep wide bytes for 32-bit band keys: from
+/// [`DEDUP_WIDE_KEYS_FROM_BYTES`](crawlsift_common::limits::DEDUP_WIDE_KEYS_FROM_BYTES) of input (all of it, not a shard's part, so every shard of a
+/// run decides as the single run does).
+pub fn wide_keys(inputs: &InputSet) -> bool {
+    inputs.total_bytes() >= crawlsift_common::limits::DEDUP_WIDE_KEYS_FROM_BYTES
+}
+
 /// Starts the extract and fingerprint workers on the reader's channel; returns the channel of
 /// fingerprinted entries.
 fn extract_and_fingerprint<'scope>(
@@ -171,13 +178,14 @@ fn extract_and_fingerprint<'scope>(
     );
     let cfg = settings.dedup;
     let phrases = settings.phrases;
+    let wide = wide_keys(settings.inputs);
     stages::stage(
         s,
         "fingerprint",
         settings.threads,
         extract_rx,
         TEXT_QUEUE_CAP,
-        move || (Fingerprinter::new(cfg), phrases.map(Sketcher::new)),
+        move || (Fingerprinter::new(cfg).wide_keys(wide), phrases.map(Sketcher::new)),
         move |(fper, sketcher), batch: Batch<Entry>| {
             timed(&times.fingerprint_ns, || {
                 batch.map_items(|mut entries| {

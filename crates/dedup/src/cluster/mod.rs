@@ -130,6 +130,10 @@ pub struct ClusterStats {
     pub popular_row_pairs: u64,
     /// Groups of same texts (distinct texts nearly identical) in which popularity is counted.
     pub popular_groups: u64,
+    /// Bits of a MinHash band key: 32 when every fingerprint kept its wide bytes (large inputs:
+    /// `limits::DEDUP_WIDE_KEYS_FROM_BYTES`), else 16 (two 8-bit rows).
+    #[serde(default)]
+    pub band_key_bits: u32,
 }
 
 /// The result of [`Clusterer::finish`].
@@ -517,6 +521,7 @@ impl Clusterer {
         let sig = |d: u32| -> &[u8] { &fps[d as usize].minhash };
         let wide = |d: u32| -> &[u8] { &fps[d as usize].minhash_wide };
         let all_wide = heads.iter().all(|&h| wide(h).len() == cfg.minhash_perms);
+        stats.band_key_bits = if all_wide { 32 } else { 16 };
         let need = fewest_agreements(cfg);
         let threads = threads_within(threads, heads.len(), self.memory);
         let plausible = |a: u32, b: u32| {

@@ -443,7 +443,7 @@ fn wide_band_keys_drop_chance_meetings_not_copies() {
     // clusters are the same (a wider key only drops meetings of rows whose top 8 bits agreed by
     // chance, which copies do not need).
     let cfg = DedupConfig::default();
-    let mut f = Fingerprinter::new(&cfg);
+    let mut f = Fingerprinter::new(&cfg).wide_keys(true);
     let mut g = Words(77);
     let mut fps = Vec::new();
     for i in 0..1500 {
