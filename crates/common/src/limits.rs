@@ -436,3 +436,9 @@ pub const PHRASE_MAX_WORDS_KEPT: usize = 1 << 18;
 
 /// Hosts listed in `report.json`'s `phrases.hosts` (most slice-and-dice pages first).
 pub const PHRASE_TOP_HOSTS: usize = 20;
+
+/// Largest template-line table (bytes of `state.bin`'s third section) a search reads whole when
+/// the index is opened for one query: every line of every compared profile is looked up in it, so
+/// a read per binary-search step would cost thousands of reads; 1 MiB is 131,072 lines, far more
+/// than the few hundred a 80,000-page index has, and larger tables are searched piece by piece.
+pub const STORE_TEMPLATE_TABLE_READ_BYTES: usize = 1 << 20;
