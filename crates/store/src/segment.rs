@@ -17,7 +17,7 @@
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-use crawlsift_common::limits::STORE_SEGMENT_MAX_DOCS;
+use crawlsift_common::limits::{STORE_BUCKET_BLOCK_ENTRIES, STORE_SEGMENT_MAX_DOCS};
 use crawlsift_dedup::{DedupConfig, Fingerprint};
 
 use crate::bands::{self, bucket_bounds, key_of, table_count};
@@ -262,28 +262,37 @@ impl Segment {
         }
         let (lo, hi) = bucket_bounds(key);
         let at = |i: u64| entries.u32(i as usize * 4);
-        // Keys are uniform hash bits, so the bucket's place is close to its interpolated one:
-        // searching outwards from there reads a page or two of a table instead of a binary
-        // search's dozen.
-        let guess = s + ((u128::from(e - s) * u128::from(lo)) >> 32) as u64;
-        let first = partition_from(s, e, guess, |i| Ok(at(i)? < lo))?;
-        let mut i = first;
+        // The bucket's block of STORE_BUCKET_BLOCK_ENTRIES entries is found by a binary search over
+        // the blocks' first entries, then read whole: a handful of reads a table instead of one
+        // per step of a binary search over every entry (each a system call when the file is
+        // read rather than mapped).
+        let block = STORE_BUCKET_BLOCK_ENTRIES as u64;
+        let blocks = (e - s).div_ceil(block);
+        let after = partition(0, blocks, |j| Ok(at(s + j * block)? < lo))?;
+        let mut i = s + after.saturating_sub(1) * block;
         let mut taken = 0;
-        while i < e && taken < limit {
-            let v = at(i)?;
-            if v > hi {
-                break;
+        'blocks: while i < e && taken < limit {
+            let n = (e - i).min(block);
+            let chunk = entries.slice(i as usize * 4, n as usize * 4)?;
+            for (k, v) in chunk.chunks_exact(4).map(|c| le32(c, 0)).enumerate() {
+                if v < lo {
+                    continue;
+                }
+                if v > hi || taken >= limit {
+                    break 'blocks;
+                }
+                let row = v & 0xFFFF;
+                if row >= self.docs {
+                    let at = (i as usize + k) * 4;
+                    return Err(entries.damaged(at, format!("row {row} of {}", self.docs)));
+                }
+                let own = key_of(cfg, t, &self.signature(row)?, self.row_simhash(row)?);
+                if own == Some(key) {
+                    out.push(row);
+                    taken += 1;
+                }
             }
-            let row = v & 0xFFFF;
-            if row >= self.docs {
-                return Err(entries.damaged(i as usize * 4, format!("row {row} of {}", self.docs)));
-            }
-            let own = key_of(cfg, t, &self.signature(row)?, self.row_simhash(row)?);
-            if own == Some(key) {
-                out.push(row);
-                taken += 1;
-            }
-            i += 1;
+            i += n;
         }
         Ok(())
     }
@@ -325,45 +334,6 @@ impl Segment {
             documents: n * (ROW_BYTES as u64 - 32) + len(4) + len(5) + len(6),
             profiles: self.profiles.bytes(),
         }
-    }
-}
-
-/// [`partition`] starting from `guess`: steps of 1, 2, 4... away from it until the answer is
-/// bracketed, then a binary search between; as many reads as the log of the guess's error.
-fn partition_from(
-    lo: u64,
-    hi: u64,
-    guess: u64,
-    before: impl Fn(u64) -> Result<bool>,
-) -> Result<u64> {
-    let g = guess.clamp(lo, hi);
-    if g < hi && before(g)? {
-        // The answer is after g.
-        let (mut below, mut step) = (g + 1, 1u64);
-        loop {
-            let probe = below.saturating_add(step - 1);
-            if probe >= hi {
-                return partition(below, hi, before);
-            }
-            if !before(probe)? {
-                return partition(below, probe, before);
-            }
-            below = probe + 1;
-            step = step.saturating_mul(2);
-        }
-    }
-    // The answer is at or before g.
-    let (mut above, mut step) = (g, 1u64);
-    loop {
-        if above <= lo {
-            return Ok(lo);
-        }
-        let probe = above.saturating_sub(step).max(lo);
-        if before(probe)? {
-            return partition(probe + 1, above, before);
-        }
-        above = probe;
-        step = step.saturating_mul(2);
     }
 }
 
@@ -480,27 +450,4 @@ pub fn write_segment(
             &inputs_json,
         ],
     )
-}
-
-#[cfg(test)]
-mod search_tests {
-    use super::*;
-
-    #[test]
-    fn a_search_from_any_guess_finds_what_a_binary_search_finds() {
-        let v: Vec<u32> = vec![1, 3, 3, 3, 7, 9, 9, 12, 40, 41];
-        for key in 0..45 {
-            let before = |i: u64| Ok(v[i as usize] < key);
-            for (lo, hi) in [(0u64, v.len() as u64), (2, 7), (4, 4)] {
-                let want = partition(lo, hi, before).unwrap();
-                for guess in 0..=v.len() as u64 + 3 {
-                    assert_eq!(
-                        partition_from(lo, hi, guess, before).unwrap(),
-                        want,
-                        "key {key}, {lo}..{hi}, guess {guess}"
-                    );
-                }
-            }
-        }
-    }
 }
