@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Index benchmark (issue 17, CDXJ half): `cdxj-indexer -s` 1.5.0 and `crawlsift index` (CDXJ only)
+# Index benchmark (issue 17, CDXJ half): `cdxj-indexer -s` 1.5.0 and `crawlsift index --cdxj-only`
 # on the same archives, side by side in one run: wall time and peak memory of each (median of 3,
 # page cache warmed before every run), their ratio, whether the two indexes hold the same set of
 # lines (both sorted, then diffed; and whether the files are byte for byte equal); then
@@ -39,8 +39,8 @@ median3() {
 
 echo "load before: $(uptime | sed 's/.*load/load/')"
 read -r peer_s peer_kb peer_cpu <<<"$(median3 peer "$peer" -s "${files[@]}" -o "$work/peer.cdxj")"
-read -r ours_s ours_kb ours_cpu <<<"$(median3 ours "$ours" index "${files[@]}" --out "$work/idx" --quiet)"
-"$ours" index "${files[@]}" --out "$work/idx" --quiet --force || true
+read -r ours_s ours_kb ours_cpu <<<"$(median3 ours "$ours" index --cdxj-only "${files[@]}" --out "$work/idx" --quiet)"
+"$ours" index --cdxj-only "${files[@]}" --out "$work/idx" --quiet --force || true
 echo "load after:  $(uptime | sed 's/.*load/load/')"
 peer_lines=$(wc -l <"$work/peer.cdxj")
 ours_lines=$(wc -l <"$work/idx/index.cdxj")

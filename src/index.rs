@@ -41,6 +41,9 @@ pub struct IndexArgs {
     /// Replace an existing index.
     #[arg(long)]
     pub force: bool,
+    /// Build only the CDXJ half (what pywb and `crawlsift get` read), not `IDX/fp/`.
+    #[arg(long)]
+    pub cdxj_only: bool,
     /// No progress bar and no summary on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -55,6 +58,9 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     let threads = crate::threads(args.threads);
     let dedup = args.judging.config()?;
     let cdxj = build_cdxj(&args, threads)?;
+    if args.cdxj_only {
+        return Ok(cdxj);
+    }
     let method = Method::default();
     let extractor = ExtractorBuilder::new().method(method);
     let progress = Progress::new(0, args.quiet);

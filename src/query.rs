@@ -12,6 +12,7 @@ use clap::{ArgGroup, Args};
 use crawlsift_common::limits;
 use crawlsift_dedup::{Fingerprint, Fingerprinter};
 use crawlsift_extractor::{charset, CharsetMode, ExtractorBuilder};
+use crawlsift_store::file::Access;
 use crawlsift_store::{search, DocRef, Index, Located};
 use serde::Serialize;
 
@@ -62,7 +63,8 @@ struct ResultLine<'a> {
 
 /// Runs `crawlsift query`.
 pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
-    let index = Index::open(&args.index)?;
+    // One search reads a few pieces of the index: read them, not mapped (see `Access::Read`).
+    let index = Index::open_as(&args.index, Access::Read)?;
     let cfg = index.config().clone();
     let threshold = args.threshold.unwrap_or(cfg.threshold);
     if !(threshold > 0.0 && threshold <= 1.0) {

@@ -174,6 +174,21 @@ fn same_bytes_for_any_thread_count_and_force_replaces() {
         0,
     );
     assert_eq!(lines(&one), lines(&two));
+    let cdxj_only = dir.path().join("cdxj-only");
+    crawlsift_ok(
+        &[
+            "index",
+            s(&a),
+            s(&b),
+            "--out",
+            s(&cdxj_only),
+            "--cdxj-only",
+            "--quiet",
+        ],
+        0,
+    );
+    assert_eq!(lines(&cdxj_only), lines(&one));
+    assert!(one.join("fp").is_dir() && !cdxj_only.join("fp").exists());
     let again = crawlsift(&["index", s(&a), "--out", s(&one), "--quiet"]);
     assert_eq!(
         again.status.code(),

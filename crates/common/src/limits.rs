@@ -472,3 +472,15 @@ pub const DEDUP_MEMORY_MIN: usize = 16 << 20;
 /// size and keeps 16-bit keys. The choice depends only on the input list, so shards and a single
 /// run make the same one.
 pub const DEDUP_WIDE_KEYS_FROM_BYTES: u64 = 1 << 30;
+
+/// Largest template-line table (bytes of `state.bin`'s third section) a search reads whole when
+/// the index is opened for one query: every line of every compared profile is looked up in it, so
+/// a read per binary-search step would cost thousands of reads; 1 MiB is 131,072 lines, far more
+/// than the few hundred a 80,000-page index has, and larger tables are searched piece by piece.
+pub const STORE_TEMPLATE_TABLE_READ_BYTES: usize = 1 << 20;
+
+/// Band-table entries a search reads at once (4 bytes each: one 4 KiB page): the bucket's block
+/// is found by a binary search over the blocks' first entries, then read whole. On the 80k index
+/// a query made 4,665 reads of single entries; a block is one read where a binary search over a
+/// 65,536-entry table is 16.
+pub const STORE_BUCKET_BLOCK_ENTRIES: usize = 1024;

@@ -250,7 +250,7 @@ pub fn recluster(
         let seg = Segment::open(dir, &s.name)?;
         seg.verify()?;
         for r in 0..seg.docs() {
-            let site = site_of(seg.row(r)?.url);
+            let site = site_of(seg.row(r)?.url.as_deref());
             clusterer.add_on_site(seg.fingerprint(r)?, &site);
         }
     }

@@ -22,14 +22,16 @@
 //! a few pages. Every read of a section is bounds-checked: a damaged file gives
 //! [`StoreError::Damaged`] naming the file and offset, never a panic.
 
+use std::borrow::Cow;
 use std::fs::File;
 use std::io::Write;
 use std::ops::Range;
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 use crawlsift_common::limits::STORE_MAX_HEADER_BYTES;
 use crawlsift_dedup::DedupConfig;
-use memmap2::Mmap;
+use memmap2::{Advice, Mmap};
 use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
 use crate::error::{Result, StoreError};
@@ -39,12 +41,32 @@ pub const VERSION: u32 = 1;
 
 const FIXED: usize = 56;
 const HEADER_CHECKSUM_AT: usize = 32;
+/// Bytes hashed at a time when a file read with [`Access::Read`] is verified.
+const VERIFY_CHUNK: usize = 1 << 20;
 
-/// A store file, memory-mapped, its header checked.
+/// How a store file's bytes are reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// A memory map: for reading the whole file (clustering again, merging, many searches).
+    Map,
+    /// `pread` of each piece read: for one search, whose memory then does not depend on the
+    /// file's size or on how the page cache holds it (a mapped page brings the whole cached
+    /// folio around it into the process, up to megabytes at a time).
+    Read,
+}
+
+#[derive(Debug)]
+enum Data {
+    Map(Mmap),
+    Read(File),
+}
+
+/// A store file, memory-mapped or read piece by piece, its header checked.
 #[derive(Debug)]
 pub struct StoreFile {
     path: PathBuf,
-    map: Mmap,
+    data: Data,
+    len: usize,
     docs: u64,
     config: DedupConfig,
     sections: Vec<Range<usize>>,
@@ -56,19 +78,49 @@ impl StoreFile {
     /// Maps `path` and checks its header: `magic`, version, checksum and `sections` sections
     /// inside the file.
     pub fn open(path: &Path, magic: &[u8; 8], sections: usize) -> Result<Self> {
-        let file = File::open(path).map_err(|e| StoreError::io(path, e))?;
-        // SAFETY: store files are written once under a temporary name and renamed into place,
-        // never modified afterwards; every read below is bounds-checked, so even a file changed
-        // under us gives wrong bytes (caught as damage), not undefined reads past the map.
-        let map = unsafe { Mmap::map(&file) }.map_err(|e| StoreError::io(path, e))?;
-        Self::parse(path.to_path_buf(), map, magic, sections)
+        Self::open_as(path, magic, sections, Access::Map)
     }
 
-    fn parse(path: PathBuf, map: Mmap, magic: &[u8; 8], want: usize) -> Result<Self> {
+    /// [`open`](Self::open) with the given access.
+    pub fn open_as(path: &Path, magic: &[u8; 8], sections: usize, access: Access) -> Result<Self> {
+        let io = |e| StoreError::io(path, e);
+        let file = File::open(path).map_err(io)?;
+        let len = usize::try_from(file.metadata().map_err(io)?.len())
+            .map_err(|_| StoreError::damaged(path, 0, "larger than this machine can address"))?;
+        let (data, head) = match access {
+            Access::Map => {
+                // SAFETY: store files are written once under a temporary name and renamed into
+                // place, never modified afterwards; every read below is bounds-checked, so even a
+                // file changed under us gives wrong bytes (caught as damage), not undefined reads
+                // past the map.
+                let map = unsafe { Mmap::map(&file) }.map_err(io)?;
+                // A search reads scattered pages: no read-ahead around them. Only a hint.
+                let _ = map.advise(Advice::Random);
+                let head = map[..len.min(map.len()).min(STORE_MAX_HEADER_BYTES)].to_vec();
+                (Data::Map(map), head)
+            }
+            Access::Read => {
+                let mut head = vec![0u8; len.min(STORE_MAX_HEADER_BYTES)];
+                file.read_exact_at(&mut head, 0).map_err(io)?;
+                (Data::Read(file), head)
+            }
+        };
+        Self::parse(path.to_path_buf(), data, len, &head, magic, sections)
+    }
+
+    /// Checks the header in `b` (the file's first bytes, at least its header when the file is
+    /// whole) of a file of `len` bytes.
+    fn parse(
+        path: PathBuf,
+        data: Data,
+        len: usize,
+        b: &[u8],
+        magic: &[u8; 8],
+        want: usize,
+    ) -> Result<Self> {
         let bad = |offset: usize, what: String| StoreError::damaged(&path, offset as u64, what);
-        let b: &[u8] = &map;
         if b.len() < FIXED {
-            return Err(bad(0, format!("{} bytes, shorter than a header", b.len())));
+            return Err(bad(0, format!("{len} bytes, shorter than a header")));
         }
         if &b[..8] != magic {
             return Err(bad(
@@ -93,12 +145,11 @@ impl StoreFile {
         if header_len > STORE_MAX_HEADER_BYTES || header_len < needed || header_len > b.len() {
             return Err(bad(12, format!("header length {header_len} impossible")));
         }
-        if le64(b, 48) != b.len() as u64 {
+        if le64(b, 48) != len as u64 {
             return Err(bad(
                 48,
                 format!(
-                    "{} bytes, written as {}: truncated or extended",
-                    b.len(),
+                    "{len} bytes, written as {}: truncated or extended",
                     le64(b, 48)
                 ),
             ));
@@ -114,19 +165,14 @@ impl StoreFile {
         let mut sections = Vec::with_capacity(count);
         for i in 0..count {
             let at = FIXED + 16 * i;
-            let (off, len) = (le64(b, at), le64(b, at + 8));
-            let end = off.checked_add(len);
+            let (off, n) = (le64(b, at), le64(b, at + 8));
+            let end = off.checked_add(n);
             match (
                 usize::try_from(off),
                 end.and_then(|e| usize::try_from(e).ok()),
             ) {
-                (Ok(s), Some(e)) if s >= header_len && e <= b.len() => sections.push(s..e),
-                _ => {
-                    return Err(bad(
-                        at,
-                        format!("section {i} ({off}+{len}) outside the file"),
-                    ))
-                }
+                (Ok(s), Some(e)) if s >= header_len && e <= len => sections.push(s..e),
+                _ => return Err(bad(at, format!("section {i} ({off}+{n}) outside the file"))),
             }
         }
         let config_at = FIXED + 16 * count;
@@ -134,14 +180,14 @@ impl StoreFile {
             .map_err(|e| bad(config_at, format!("configuration: {e}")))?;
         let docs = le64(b, 16);
         let body_checksum = le64(b, 24);
-        let body = header_len..b.len();
         Ok(StoreFile {
             path,
-            map,
+            data,
+            len,
             docs,
             config,
             sections,
-            body,
+            body: header_len..len,
             body_checksum,
         })
     }
@@ -149,6 +195,16 @@ impl StoreFile {
     /// The file's path.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The file's length in bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True for a file of no bytes (never one that opened).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
     }
 
     /// Documents the file describes.
@@ -163,7 +219,29 @@ impl StoreFile {
 
     /// Checks the body checksum (reads the whole file).
     pub fn verify(&self) -> Result<()> {
-        if xxh3_64(&self.map[self.body.clone()]) != self.body_checksum {
+        let sum = match &self.data {
+            Data::Map(map) => {
+                // A whole read: read ahead while it lasts, then back to scattered reads.
+                let _ = map.advise(Advice::Sequential);
+                let sum = xxh3_64(&map[self.body.clone()]);
+                let _ = map.advise(Advice::Random);
+                sum
+            }
+            Data::Read(file) => {
+                let mut h = Xxh3::new();
+                let mut buf = vec![0u8; VERIFY_CHUNK.min(self.body.len())];
+                let mut at = self.body.start;
+                while at < self.body.end {
+                    let n = buf.len().min(self.body.end - at);
+                    file.read_exact_at(&mut buf[..n], at as u64)
+                        .map_err(|e| StoreError::io(&self.path, e))?;
+                    h.update(&buf[..n]);
+                    at += n;
+                }
+                h.digest()
+            }
+        };
+        if sum != self.body_checksum {
             return Err(StoreError::damaged(
                 &self.path,
                 self.body.start as u64,
@@ -179,13 +257,29 @@ impl StoreFile {
         Section {
             file: self,
             start: r.start,
-            bytes: &self.map[r],
+            len: r.len(),
         }
     }
 
     /// A damage error at absolute `offset` of this file.
     pub fn damaged(&self, offset: usize, what: impl Into<String>) -> StoreError {
         StoreError::damaged(&self.path, offset as u64, what)
+    }
+
+    /// Bytes `start..start + n` of the file (inside it: sections are checked on opening).
+    fn bytes(&self, start: usize, n: usize) -> Result<Cow<'_, [u8]>> {
+        match &self.data {
+            Data::Map(map) => map
+                .get(start..start.saturating_add(n))
+                .map(Cow::Borrowed)
+                .ok_or_else(|| self.damaged(start, "past the end of the file")),
+            Data::Read(file) => {
+                let mut b = vec![0u8; n];
+                file.read_exact_at(&mut b, start as u64)
+                    .map_err(|e| StoreError::io(&self.path, e))?;
+                Ok(Cow::Owned(b))
+            }
+        }
     }
 }
 
@@ -194,49 +288,48 @@ impl StoreFile {
 pub struct Section<'a> {
     file: &'a StoreFile,
     start: usize,
-    bytes: &'a [u8],
+    len: usize,
 }
 
 impl<'a> Section<'a> {
     /// Length in bytes.
     pub fn len(&self) -> usize {
-        self.bytes.len()
+        self.len
     }
 
     /// True when empty.
     pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
+        self.len == 0
     }
 
-    /// Bytes `at..at + n`.
-    pub fn slice(&self, at: usize, n: usize) -> Result<&'a [u8]> {
-        at.checked_add(n)
-            .and_then(|end| self.bytes.get(at..end))
-            .ok_or_else(|| {
-                self.file.damaged(
-                    self.start.saturating_add(at),
-                    format!(
-                        "{n} bytes at {at} past the end of a {}-byte section",
-                        self.len()
-                    ),
-                )
-            })
+    /// Bytes `at..at + n`: borrowed from the map, or read.
+    pub fn slice(&self, at: usize, n: usize) -> Result<Cow<'a, [u8]>> {
+        match at.checked_add(n) {
+            Some(end) if end <= self.len => self.file.bytes(self.start + at, n),
+            _ => Err(self.file.damaged(
+                self.start.saturating_add(at),
+                format!(
+                    "{n} bytes at {at} past the end of a {}-byte section",
+                    self.len
+                ),
+            )),
+        }
     }
 
     /// The u32 at byte `at`.
     pub fn u32(&self, at: usize) -> Result<u32> {
-        Ok(le32(self.slice(at, 4)?, 0))
+        Ok(le32(&self.slice(at, 4)?, 0))
     }
 
     /// The u64 at byte `at`.
     pub fn u64(&self, at: usize) -> Result<u64> {
-        Ok(le64(self.slice(at, 8)?, 0))
+        Ok(le64(&self.slice(at, 8)?, 0))
     }
 
     /// The u128 at byte `at`.
     pub fn u128(&self, at: usize) -> Result<u128> {
         let s = self.slice(at, 16)?;
-        Ok(u128::from(le64(s, 0)) | u128::from(le64(s, 8)) << 64)
+        Ok(u128::from(le64(&s, 0)) | u128::from(le64(&s, 8)) << 64)
     }
 
     /// A damage error at byte `at` of this section.
@@ -253,13 +346,15 @@ impl<'a> Section<'a> {
     }
 }
 
-fn le32(b: &[u8], at: usize) -> u32 {
+/// The little-endian u32 at `at` of `b` (which the caller has checked holds it).
+pub(crate) fn le32(b: &[u8], at: usize) -> u32 {
     let mut w = [0u8; 4];
     w.copy_from_slice(&b[at..at + 4]);
     u32::from_le_bytes(w)
 }
 
-fn le64(b: &[u8], at: usize) -> u64 {
+/// The little-endian u64 at `at` of `b` (which the caller has checked holds it).
+pub(crate) fn le64(b: &[u8], at: usize) -> u64 {
     let mut w = [0u8; 8];
     w.copy_from_slice(&b[at..at + 8]);
     u64::from_le_bytes(w)
@@ -356,7 +451,7 @@ mod tests {
         let f = StoreFile::open(&written(d.path()), MAGIC, 2).unwrap();
         f.verify().unwrap();
         assert_eq!(f.docs(), 3);
-        assert_eq!(f.section(0).slice(0, 3).unwrap(), b"abc");
+        assert_eq!(&*f.section(0).slice(0, 3).unwrap(), b"abc");
         assert_eq!(f.section(1).u32(0).unwrap(), 1);
         assert!(f.section(1).u32(2).is_err());
         assert!(f.section(0).slice(usize::MAX, 2).is_err());

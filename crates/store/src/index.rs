@@ -8,6 +8,7 @@ use crawlsift_dedup::{Clustering, DedupConfig, MatchKind};
 use serde::Serialize;
 
 use crate::error::{Result, StoreError};
+use crate::file::Access;
 use crate::manifest::{fingerprint_settings_differ, Manifest};
 use crate::segment::{Segment, SegmentSizes};
 use crate::state::State;
@@ -38,21 +39,32 @@ pub struct DocRef {
 
 impl Index {
     /// Opens the index folder `idx` (its `fp/` part), checking every file's header.
+    /// The files are mapped: for many searches (`dedup --against`).
     pub fn open(idx: &Path) -> Result<Self> {
+        Self::open_as(idx, Access::Map)
+    }
+
+    /// [`open`](Self::open) with the given access to the files: [`Access::Read`] for one search,
+    /// whose memory then stays the same whatever the index's size.
+    pub fn open_as(idx: &Path, access: Access) -> Result<Self> {
         let dir = idx.join(FP_DIR);
         let manifest = Manifest::read(&dir)?;
-        Self::open_with(&dir, manifest)
+        Self::open_dir(&dir, manifest, access)
     }
 
     /// Opens the fingerprint folder `dir` as `manifest` describes it (before that manifest is
-    /// written, when building).
+    /// written, when building), its files mapped.
     pub fn open_with(dir: &Path, manifest: Manifest) -> Result<Self> {
+        Self::open_dir(dir, manifest, Access::Map)
+    }
+
+    fn open_dir(dir: &Path, manifest: Manifest, access: Access) -> Result<Self> {
         let dir = dir.to_path_buf();
         let mut segments = Vec::with_capacity(manifest.segments.len());
         let mut bases = Vec::with_capacity(manifest.segments.len());
         let mut base = 0u64;
         for s in &manifest.segments {
-            let seg = Segment::open(&dir, &s.name)?;
+            let seg = Segment::open_as(&dir, &s.name, access)?;
             if u64::from(seg.docs()) != s.documents {
                 return Err(StoreError::damaged(
                     dir.join(crate::manifest::MANIFEST_FILE),
@@ -75,7 +87,7 @@ impl Index {
             base += s.documents;
             segments.push(seg);
         }
-        let state = State::open(&dir, base)?;
+        let state = State::open(&dir, base, access)?;
         Ok(Index {
             dir,
             manifest,
@@ -168,7 +180,7 @@ impl Index {
             })?;
         Ok(Located {
             id: row.id.to_string(),
-            url: row.url.map(str::to_string),
+            url: row.url.map(|u| u.into_owned()),
             file,
             offset: row.offset,
         })

@@ -4,9 +4,10 @@ The fingerprint index of crawlsift: what `crawlsift index` writes under `IDX/fp/
 
 An index is a [`manifest`] listing immutable [`segment`]s in document order, plus the [`state`]
 of the clustering over all of them (flags, clusters, site template lines) and `clusters.jsonl`.
-A segment is two files opened by memory map: fingerprints with their band tables ([`bands`]),
+A segment is two files opened with no load step: fingerprints with their band tables ([`bands`]),
 URL table and document table, and word profiles ([`profiles`]). Every file shares one checked
-layout ([`file`]); every offset read from it is bounds-checked, so a damaged file gives an
+layout ([`file`]), memory-mapped for bulk work or read piece by piece for one search
+([`file::Access`]); every offset read from it is bounds-checked, so a damaged file gives an
 [`error::StoreError`] naming the file and byte offset, never a panic. [`search`] finds a
 document's near-duplicates as clustering would; [`merge`] joins segments built apart.
 

@@ -33,7 +33,7 @@ pub fn merge_segments(sources: &[&Segment], dir: &Path, name: &str) -> Result<()
             let row = s.row(r)?;
             let (id, url, file, offset, index) = (
                 row.id.to_string(),
-                row.url.map(str::to_string),
+                row.url.map(|u| u.into_owned()),
                 base + row.file,
                 row.offset,
                 row.index,

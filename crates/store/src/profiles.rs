@@ -13,14 +13,14 @@ use crawlsift_dedup::profile::{Line, WordProfile};
 use crawlsift_dedup::DedupConfig;
 
 use crate::error::Result;
-use crate::file::{write_file, StoreFile};
+use crate::file::{write_file, Access, StoreFile};
 
 /// Magic of a profiles file.
 pub const MAGIC: &[u8; 8] = b"CSFPPRO\0";
 const SECTIONS: usize = 4;
 const INDEX_ROW: usize = 24;
 
-/// A segment's word profiles, memory-mapped.
+/// A segment's word profiles, opened with no load step.
 #[derive(Debug)]
 pub struct Profiles {
     file: StoreFile,
@@ -28,8 +28,8 @@ pub struct Profiles {
 
 impl Profiles {
     /// Opens and checks the header of `path`, which must describe `docs` rows.
-    pub fn open(path: &Path, docs: u64) -> Result<Self> {
-        let file = StoreFile::open(path, MAGIC, SECTIONS)?;
+    pub fn open(path: &Path, docs: u64, access: Access) -> Result<Self> {
+        let file = StoreFile::open_as(path, MAGIC, SECTIONS, access)?;
         if file.docs() != docs {
             return Err(file.damaged(16, format!("{} rows, the segment has {docs}", file.docs())));
         }
@@ -39,7 +39,7 @@ impl Profiles {
         Ok(Profiles { file })
     }
 
-    /// The mapped file.
+    /// The opened file.
     pub fn file(&self) -> &StoreFile {
         &self.file
     }
@@ -72,7 +72,7 @@ impl Profiles {
         };
         let lines: Vec<Line> = hashes
             .chunks_exact(8)
-            .zip(u32s(ends))
+            .zip(u32s(&ends))
             .map(|(h, end)| {
                 let mut w = [0u8; 8];
                 w.copy_from_slice(h);
@@ -83,14 +83,14 @@ impl Profiles {
             })
             .collect();
         Ok(WordProfile {
-            words: u32s(words).into(),
+            words: u32s(&words).into(),
             lines: lines.into(),
         })
     }
 
     /// Bytes of the file.
     pub fn bytes(&self) -> u64 {
-        std::fs::metadata(self.file.path()).map_or(0, |m| m.len())
+        self.file.len() as u64
     }
 }
 

@@ -111,7 +111,7 @@ pub fn search(
                 continue;
             }
             let plausible = hamming(row.simhash, fp.simhash) <= cfg.simhash_max_hamming
-                || agreements(seg.signature(r)?, &fp.minhash) >= need;
+                || agreements(&seg.signature(r)?, &fp.minhash) >= need;
             if !plausible {
                 continue;
             }

@@ -1,6 +1,6 @@
 //! A segment: an immutable set of two files, `NAME.fp` (fingerprints, band tables, the URL table
 //! and the document table) and `NAME.prof` (word profiles, [`crate::profiles`]), written once and
-//! searched through a memory map with no load step.
+//! searched with no load step (mapped, or read piece by piece: [`crate::file::Access`]).
 //!
 //! Sections of `NAME.fp` (after the shared header, [`crate::file`]; little-endian):
 //! 0. rows, [`ROW_BYTES`] per document: exact hash (u128), SimHash (u64), byte offset of the
@@ -14,14 +14,15 @@
 //! 5. the string heap (ids and URLs, UTF-8);
 //! 6. the inputs the rows' file numbers point into, as JSON ([`InputEntry`] list).
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-use crawlsift_common::limits::STORE_SEGMENT_MAX_DOCS;
+use crawlsift_common::limits::{STORE_BUCKET_BLOCK_ENTRIES, STORE_SEGMENT_MAX_DOCS};
 use crawlsift_dedup::{DedupConfig, Fingerprint};
 
 use crate::bands::{self, bucket_bounds, key_of, table_count};
 use crate::error::{Result, StoreError};
-use crate::file::{write_file, StoreFile};
+use crate::file::{le32, le64, write_file, Access, StoreFile};
 use crate::manifest::InputEntry;
 use crate::profiles::{write_profiles, Profiles};
 
@@ -67,9 +68,9 @@ pub struct Row<'a> {
     /// Ordinal of the record in its input.
     pub index: u32,
     /// Record id.
-    pub id: &'a str,
+    pub id: Cow<'a, str>,
     /// Target URL.
-    pub url: Option<&'a str>,
+    pub url: Option<Cow<'a, str>>,
 }
 
 /// Sizes of a segment's parts, in bytes.
@@ -105,8 +106,13 @@ impl Segment {
     /// Opens segment `name` in `dir`, checking its headers and section sizes (not the body
     /// checksums: see [`verify`](Self::verify)).
     pub fn open(dir: &Path, name: &str) -> Result<Self> {
+        Self::open_as(dir, name, Access::Map)
+    }
+
+    /// [`open`](Self::open) with the given access to its files.
+    pub fn open_as(dir: &Path, name: &str, access: Access) -> Result<Self> {
         let (fp_path, prof_path) = segment_paths(dir, name);
-        let fp = StoreFile::open(&fp_path, MAGIC, SECTIONS)?;
+        let fp = StoreFile::open_as(&fp_path, MAGIC, SECTIONS, access)?;
         let docs = u32::try_from(fp.docs())
             .ok()
             .filter(|&d| d as usize <= STORE_SEGMENT_MAX_DOCS)
@@ -128,9 +134,9 @@ impl Segment {
         fp.section(4).expect_len(n * 4, "URL table")?;
         let inputs_section = fp.section(6);
         let inputs: Vec<InputEntry> =
-            serde_json::from_slice(inputs_section.slice(0, inputs_section.len())?)
+            serde_json::from_slice(&inputs_section.slice(0, inputs_section.len())?)
                 .map_err(|e| inputs_section.damaged(0, format!("input list: {e}")))?;
-        let profiles = Profiles::open(&prof_path, u64::from(docs))?;
+        let profiles = Profiles::open(&prof_path, u64::from(docs), access)?;
         if profiles.file().config() != &cfg {
             return Err(StoreError::damaged(
                 &prof_path,
@@ -177,39 +183,50 @@ impl Segment {
     pub fn row(&self, r: u32) -> Result<Row<'_>> {
         let rows = self.fp.section(0);
         let at = r as usize * ROW_BYTES;
-        let heap_off = rows.u64(at + 32)?;
-        let (id_len, url_len) = (rows.u32(at + 52)?, rows.u32(at + 56)?);
+        let b = rows.slice(at, ROW_BYTES)?;
+        let (u32_at, u64_at) = (|i| le32(&b, i), |i| le64(&b, i));
+        let heap_off = u64_at(32);
+        let (id_len, url_len) = (u32_at(52), u32_at(56));
         let heap = self.fp.section(5);
-        let string = |off: u64, len: u32| -> Result<&str> {
-            let off = usize::try_from(off).map_err(|_| rows.damaged(at + 32, "heap offset"))?;
-            let b = heap.slice(off, len as usize)?;
-            std::str::from_utf8(b).map_err(|_| heap.damaged(off, "not UTF-8"))
+        let off = usize::try_from(heap_off).map_err(|_| rows.damaged(at + 32, "heap offset"))?;
+        let id_end = off.saturating_add(id_len as usize);
+        let url_len = (url_len != NO_URL).then_some(url_len as usize);
+        // The id and URL are one read: the URL follows the id.
+        let strings = heap.slice(off, id_len as usize + url_len.unwrap_or(0))?;
+        let (id, url) = match strings {
+            Cow::Borrowed(s) => {
+                let (i, u) = s.split_at(id_len as usize);
+                (Cow::Borrowed(i), url_len.map(|_| Cow::Borrowed(u)))
+            }
+            Cow::Owned(mut s) => {
+                let u = s.split_off(id_len as usize);
+                (Cow::Owned(s), url_len.map(|_| Cow::Owned(u)))
+            }
         };
-        let id = string(heap_off, id_len)?;
-        let url = if url_len == NO_URL {
-            None
-        } else {
-            Some(string(heap_off.saturating_add(u64::from(id_len)), url_len)?)
-        };
+        let id = utf8(id).map_err(|_| heap.damaged(off, "not UTF-8"))?;
+        let url = url
+            .map(utf8)
+            .transpose()
+            .map_err(|_| heap.damaged(id_end, "not UTF-8"))?;
         Ok(Row {
-            exact: rows.u128(at)?,
-            simhash: rows.u64(at + 16)?,
-            offset: rows.u64(at + 24)?,
-            adler32: rows.u32(at + 40)?,
-            words: rows.u32(at + 44)?,
-            file: rows.u32(at + 48)?,
-            index: rows.u32(at + 60)?,
+            exact: u128::from(u64_at(0)) | u128::from(u64_at(8)) << 64,
+            simhash: u64_at(16),
+            offset: u64_at(24),
+            adler32: u32_at(40),
+            words: u32_at(44),
+            file: u32_at(48),
+            index: u32_at(60),
             id,
             url,
         })
     }
 
     /// The MinHash signature of row `r` (empty for a text without words).
-    pub fn signature(&self, r: u32) -> Result<&[u8]> {
+    pub fn signature(&self, r: u32) -> Result<Cow<'_, [u8]>> {
         let perms = self.config().minhash_perms;
         let words = self.fp.section(0).u32(r as usize * ROW_BYTES + 44)?;
         if words == 0 {
-            return Ok(&[]);
+            return Ok(Cow::Borrowed(&[]));
         }
         self.fp.section(1).slice(r as usize * perms, perms)
     }
@@ -222,7 +239,7 @@ impl Segment {
             exact: row.exact,
             adler32: row.adler32,
             simhash: row.simhash,
-            minhash: self.signature(r)?.into(),
+            minhash: self.signature(r)?.into_owned().into(),
             // Not stored: clustering then keys bands on the signature bytes alone.
             minhash_wide: Box::default(),
             profile: self.profiles.get(r)?,
@@ -247,24 +264,37 @@ impl Segment {
         }
         let (lo, hi) = bucket_bounds(key);
         let at = |i: u64| entries.u32(i as usize * 4);
-        let first = partition(s, e, |i| Ok(at(i)? < lo))?;
-        let mut i = first;
+        // The bucket's block of STORE_BUCKET_BLOCK_ENTRIES entries is found by a binary search over
+        // the blocks' first entries, then read whole: a handful of reads a table instead of one
+        // per step of a binary search over every entry (each a system call when the file is
+        // read rather than mapped).
+        let block = STORE_BUCKET_BLOCK_ENTRIES as u64;
+        let blocks = (e - s).div_ceil(block);
+        let after = partition(0, blocks, |j| Ok(at(s + j * block)? < lo))?;
+        let mut i = s + after.saturating_sub(1) * block;
         let mut taken = 0;
-        while i < e && taken < limit {
-            let v = at(i)?;
-            if v > hi {
-                break;
+        'blocks: while i < e && taken < limit {
+            let n = (e - i).min(block);
+            let chunk = entries.slice(i as usize * 4, n as usize * 4)?;
+            for (k, v) in chunk.chunks_exact(4).map(|c| le32(c, 0)).enumerate() {
+                if v < lo {
+                    continue;
+                }
+                if v > hi || taken >= limit {
+                    break 'blocks;
+                }
+                let row = v & 0xFFFF;
+                if row >= self.docs {
+                    let at = (i as usize + k) * 4;
+                    return Err(entries.damaged(at, format!("row {row} of {}", self.docs)));
+                }
+                let own = key_of(cfg, t, &self.signature(row)?, self.row_simhash(row)?);
+                if own == Some(key) {
+                    out.push(row);
+                    taken += 1;
+                }
             }
-            let row = v & 0xFFFF;
-            if row >= self.docs {
-                return Err(entries.damaged(i as usize * 4, format!("row {row} of {}", self.docs)));
-            }
-            let own = key_of(cfg, t, self.signature(row)?, self.row_simhash(row)?);
-            if own == Some(key) {
-                out.push(row);
-                taken += 1;
-            }
-            i += 1;
+            i += n;
         }
         Ok(())
     }
@@ -277,7 +307,7 @@ impl Segment {
     pub fn find_url(&self, url: &str) -> Result<Option<u32>> {
         let table = self.fp.section(4);
         let n = u64::from(self.docs);
-        let url_at = |i: u64| -> Result<(u32, Option<&str>)> {
+        let url_at = |i: u64| -> Result<(u32, Option<Cow<'_, str>>)> {
             let r = table.u32(i as usize * 4)?;
             if r >= self.docs {
                 return Err(table.damaged(i as usize * 4, format!("row {r} of {}", self.docs)));
@@ -285,11 +315,11 @@ impl Segment {
             Ok((r, self.row(r)?.url))
         };
         let first = partition(0, n, |i| {
-            Ok(url_at(i)?.1.unwrap_or("").as_bytes() < url.as_bytes())
+            Ok(url_at(i)?.1.as_deref().unwrap_or("").as_bytes() < url.as_bytes())
         })?;
         if first < n {
             let (r, u) = url_at(first)?;
-            if u == Some(url) {
+            if u.as_deref() == Some(url) {
                 return Ok(Some(r));
             }
         }
@@ -306,6 +336,16 @@ impl Segment {
             documents: n * (ROW_BYTES as u64 - 32) + len(4) + len(5) + len(6),
             profiles: self.profiles.bytes(),
         }
+    }
+}
+
+/// `b` as text, borrowed or owned as it came.
+fn utf8(b: Cow<'_, [u8]>) -> std::result::Result<Cow<'_, str>, std::str::Utf8Error> {
+    match b {
+        Cow::Borrowed(b) => std::str::from_utf8(b).map(Cow::Borrowed),
+        Cow::Owned(v) => String::from_utf8(v)
+            .map(Cow::Owned)
+            .map_err(|e| e.utf8_error()),
     }
 }
 

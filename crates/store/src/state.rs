@@ -9,10 +9,11 @@
 
 use std::path::Path;
 
+use crawlsift_common::limits::STORE_TEMPLATE_TABLE_READ_BYTES;
 use crawlsift_dedup::{Clustering, DedupConfig};
 
 use crate::error::Result;
-use crate::file::{write_file, StoreFile};
+use crate::file::{le64, write_file, Access, StoreFile};
 
 /// Magic of a state file.
 pub const MAGIC: &[u8; 8] = b"CSFPSTA\0";
@@ -25,16 +26,18 @@ pub const TOO_SHORT: u8 = 1;
 pub const BOILERPLATE: u8 = 2;
 const NO_CLUSTER: u32 = u32::MAX;
 
-/// The state of an index, memory-mapped.
+/// The state of an index, opened without a load step (its template lines read whole when few).
 #[derive(Debug)]
 pub struct State {
     file: StoreFile,
+    /// The template lines, when read whole (sorted).
+    templates: Option<Vec<u64>>,
 }
 
 impl State {
     /// Opens `dir/state.bin`, which must describe `docs` documents.
-    pub fn open(dir: &Path, docs: u64) -> Result<Self> {
-        let file = StoreFile::open(&dir.join(STATE_FILE), MAGIC, SECTIONS)?;
+    pub fn open(dir: &Path, docs: u64, access: Access) -> Result<Self> {
+        let file = StoreFile::open_as(&dir.join(STATE_FILE), MAGIC, SECTIONS, access)?;
         if file.docs() != docs {
             return Err(file.damaged(
                 16,
@@ -48,7 +51,16 @@ impl State {
         if file.section(2).len() % 8 != 0 {
             return Err(file.section(2).damaged(0, "template table not whole u64s"));
         }
-        Ok(State { file })
+        // Every line of every profile a search compares is looked up here: read the table
+        // once when it is small, rather than a read per step of each lookup.
+        let t = file.section(2);
+        let templates = if t.len() <= STORE_TEMPLATE_TABLE_READ_BYTES {
+            let b = t.slice(0, t.len())?;
+            Some(b.chunks_exact(8).map(|c| le64(c, 0)).collect())
+        } else {
+            None
+        };
+        Ok(State { file, templates })
     }
 
     /// The mapped file.
@@ -69,6 +81,9 @@ impl State {
 
     /// Whether a line (its hash) is site template text.
     pub fn is_template(&self, line: u64) -> Result<bool> {
+        if let Some(t) = &self.templates {
+            return Ok(t.binary_search(&line).is_ok());
+        }
         let t = self.file.section(2);
         let (mut lo, mut hi) = (0usize, t.len() / 8);
         while lo < hi {

@@ -5,6 +5,7 @@ use std::path::Path;
 use crawlsift_dedup::{DedupConfig, Fingerprint, Fingerprinter};
 
 use crate::bands::{key_of, table_count};
+use crate::file::Access;
 use crate::manifest::InputEntry;
 use crate::merge::merge_segments;
 use crate::segment::{segment_paths, write_segment, DocIn, Segment};
@@ -79,34 +80,36 @@ fn a_segment_gives_back_what_was_written_and_finds_each_row_in_its_buckets() {
         &docs(&fps, &ids, |_| 0),
     )
     .unwrap();
-    let seg = Segment::open(d.path(), "s").unwrap();
-    seg.verify().unwrap();
-    assert_eq!(seg.docs(), 30);
-    let c = cfg();
-    let mut rows = Vec::new();
-    for (i, fp) in fps.iter().enumerate() {
-        let r = i as u32;
-        assert_eq!(&seg.fingerprint(r).unwrap(), fp);
-        let row = seg.row(r).unwrap();
-        assert_eq!(
-            (row.id, row.offset, row.index),
-            (ids[i].as_str(), 1000 * i as u64, r)
-        );
-        assert_eq!(row.url.is_some(), i % 6 != 3);
-        if let Some(u) = row.url {
-            assert_eq!(seg.find_url(u).unwrap(), Some(r));
-        }
-        for t in 0..table_count(&c) {
-            rows.clear();
-            if let Some(k) = key_of(&c, t, &fp.minhash, fp.simhash) {
-                seg.bucket(t, k, usize::MAX, &mut rows).unwrap();
-                assert_eq!(rows.contains(&r), fp.words > 0, "row {r} table {t}");
+    for access in [Access::Map, Access::Read] {
+        let seg = Segment::open_as(d.path(), "s", access).unwrap();
+        seg.verify().unwrap();
+        assert_eq!(seg.docs(), 30);
+        let c = cfg();
+        let mut rows = Vec::new();
+        for (i, fp) in fps.iter().enumerate() {
+            let r = i as u32;
+            assert_eq!(&seg.fingerprint(r).unwrap(), fp);
+            let row = seg.row(r).unwrap();
+            assert_eq!(
+                (&*row.id, row.offset, row.index),
+                (ids[i].as_str(), 1000 * i as u64, r)
+            );
+            assert_eq!(row.url.is_some(), i % 6 != 3);
+            if let Some(u) = row.url {
+                assert_eq!(seg.find_url(&u).unwrap(), Some(r));
+            }
+            for t in 0..table_count(&c) {
+                rows.clear();
+                if let Some(k) = key_of(&c, t, &fp.minhash, fp.simhash) {
+                    seg.bucket(t, k, usize::MAX, &mut rows).unwrap();
+                    assert_eq!(rows.contains(&r), fp.words > 0, "row {r} table {t}");
+                }
             }
         }
+        assert_eq!(seg.find_url("http://nowhere/").unwrap(), None);
+        let sizes = seg.sizes();
+        assert!(sizes.fingerprints_and_tables > 0 && sizes.profiles > 0);
     }
-    assert_eq!(seg.find_url("http://nowhere/").unwrap(), None);
-    let sizes = seg.sizes();
-    assert!(sizes.fingerprints_and_tables > 0 && sizes.profiles > 0);
 }
 
 #[test]
@@ -144,7 +147,17 @@ fn merged_segments_are_the_segment_one_build_writes() {
 
 /// Every accessor over every row of a (damaged) segment: errors are fine, panics are not.
 fn read_everything(dir: &Path) -> bool {
-    let Ok(seg) = Segment::open(dir, "s") else {
+    let mapped = read_everything_as(dir, Access::Map);
+    assert_eq!(
+        read_everything_as(dir, Access::Read),
+        mapped,
+        "read and mapped differ"
+    );
+    mapped
+}
+
+fn read_everything_as(dir: &Path, access: Access) -> bool {
+    let Ok(seg) = Segment::open_as(dir, "s", access) else {
         return false;
     };
     let c = seg.config().clone();
@@ -154,12 +167,12 @@ fn read_everything(dir: &Path) -> bool {
         all_ok &= seg.fingerprint(r).is_ok();
         if let Ok(row) = seg.row(r) {
             if let Some(u) = row.url {
-                all_ok &= seg.find_url(u).is_ok();
+                all_ok &= seg.find_url(&u).is_ok();
             }
         }
         if let Ok(sig) = seg.signature(r) {
             for t in 0..table_count(&c) {
-                if let Some(k) = key_of(&c, t, sig, 0) {
+                if let Some(k) = key_of(&c, t, &sig, 0) {
                     all_ok &= seg.bucket(t, k, 100, &mut rows).is_ok();
                 }
             }
