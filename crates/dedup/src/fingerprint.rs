@@ -412,7 +412,10 @@ mod tests {
             .fingerprint(&text);
         assert_eq!(wide.minhash_wide.len(), wide.minhash.len());
         assert!(wide.memory_bytes() < 500, "{} bytes", wide.memory_bytes());
-        assert_eq!((wide.minhash.clone(), wide.simhash), (fp.minhash.clone(), fp.simhash));
+        assert_eq!(
+            (wide.minhash.clone(), wide.simhash),
+            (fp.minhash.clone(), fp.simhash)
+        );
         let json = serde_json::to_string(&fp).unwrap();
         let back: Fingerprint = serde_json::from_str(&json).unwrap();
         assert_eq!(back, fp);

@@ -185,7 +185,12 @@ fn extract_and_fingerprint<'scope>(
         settings.threads,
         extract_rx,
         TEXT_QUEUE_CAP,
-        move || (Fingerprinter::new(cfg).wide_keys(wide), phrases.map(Sketcher::new)),
+        move || {
+            (
+                Fingerprinter::new(cfg).wide_keys(wide),
+                phrases.map(Sketcher::new),
+            )
+        },
         move |(fper, sketcher), batch: Batch<Entry>| {
             timed(&times.fingerprint_ns, || {
                 batch.map_items(|mut entries| {
