@@ -79,7 +79,7 @@ pub struct DedupArgs {
 
 /// A size in bytes: a number with an optional K, M, G or T (powers of 1024; a trailing B or iB
 /// is allowed), at least `limits::DEDUP_MEMORY_MIN`.
-fn memory_arg(s: &str) -> Result<usize, String> {
+pub(crate) fn memory_arg(s: &str) -> Result<usize, String> {
     let t = s.trim().to_ascii_uppercase();
     let t = t
         .strip_suffix("IB")

@@ -39,6 +39,10 @@ pub struct MergeArgs {
     /// With --text: drop repeated sentences from the kept texts, as `dedup` does.
     #[arg(long, requires = "text")]
     pub drop_popular_phrases: bool,
+    /// Working memory of clustering beyond the fingerprints (e.g. 512M, 2G), as for `dedup`:
+    /// the outputs are the same bytes whatever it is.
+    #[arg(long, value_name = "SIZE", value_parser = crate::dedup::memory_arg)]
+    pub memory: Option<usize>,
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j', value_parser = crate::threads_arg)]
     pub threads: Option<usize>,
@@ -89,7 +93,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
         None => None,
     };
     let phrases = plan.key.phrases.is_some();
-    let collected = replay(
+    let mut collected = replay(
         &inputs,
         &dedup,
         &mut checkpoints,
@@ -97,6 +101,9 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
         &plan.failed,
         phrases,
     )?;
+    if let Some(bytes) = args.memory {
+        collected.clusterer.set_memory(bytes);
+    }
     if crate::cancelled() {
         drop(collected);
         eprintln!("crawlsift merge: interrupted; nothing was written");
