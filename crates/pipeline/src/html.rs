@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::io::{Seek, SeekFrom, Write as _};
 use std::path::Path;
 
-use crawlsift_common::limits::{REPORT_DIFF_WORDS, REPORT_TOP_HOSTS};
+use crawlsift_common::limits::{REPORT_DIFF_WORDS, REPORT_RECORD_BUFFER_BYTES, REPORT_TOP_HOSTS};
 use crawlsift_dedup::Clusterer;
 use crawlsift_extractor::ExtractorBuilder;
 use crawlsift_reader::{read_stream, Input, ReaderConfig};
@@ -133,8 +133,12 @@ fn record_text(
 ) -> Option<String> {
     let mut f = std::fs::File::open(path).ok()?;
     f.seek(SeekFrom::Start(offset)).ok()?;
+    // One record is wanted: a batch of one, from small buffers, so no more than that record's
+    // member (and the buffer around it) is inflated.
     let cfg = ReaderConfig {
         threads: 1,
+        batch_records: 1,
+        buffer_bytes: REPORT_RECORD_BUFFER_BYTES,
         ..ReaderConfig::default()
     };
     let mut text = None;

@@ -1,6 +1,8 @@
-//! [`ReaderConfig`]: how to read (threads, digest checks, buffer and range sizes).
+//! [`ReaderConfig`]: how to read (threads, digest checks, buffer, range and batch sizes).
 
-use crawlsift_common::limits::{PARALLEL_MIN_FILE_BYTES, PARALLEL_RANGE_BYTES, READ_BUFFER_BYTES};
+use crawlsift_common::limits::{
+    BATCH_RECORDS, PARALLEL_MIN_FILE_BYTES, PARALLEL_RANGE_BYTES, READ_BUFFER_BYTES,
+};
 
 /// How to read. `Default` reads with all cores and the bounds from `crawlsift_common::limits`.
 #[derive(Debug, Clone)]
@@ -15,6 +17,9 @@ pub struct ReaderConfig {
     pub parallel_range_bytes: usize,
     /// Files smaller than this are read by one thread.
     pub parallel_min_file_bytes: usize,
+    /// Records per batch handed to the sink (1 for a caller that wants only the first record:
+    /// it then stops the reader before a whole batch is decoded).
+    pub batch_records: usize,
 }
 
 impl Default for ReaderConfig {
@@ -25,6 +30,7 @@ impl Default for ReaderConfig {
             buffer_bytes: READ_BUFFER_BYTES,
             parallel_range_bytes: PARALLEL_RANGE_BYTES,
             parallel_min_file_bytes: PARALLEL_MIN_FILE_BYTES,
+            batch_records: BATCH_RECORDS,
         }
     }
 }

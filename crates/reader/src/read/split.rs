@@ -6,7 +6,7 @@
 use std::io;
 
 use bytes::Bytes;
-use crawlsift_common::limits::{BATCH_RECORDS, MAX_RECORD_BYTES, MAX_SKIP_DECODED_BYTES};
+use crawlsift_common::limits::{MAX_RECORD_BYTES, MAX_SKIP_DECODED_BYTES};
 use crawlsift_common::SourcePos;
 
 use crate::compress::decode::{offset_of, rebase, Decode, Mark};
@@ -135,7 +135,7 @@ impl<'c> Splitter<'c> {
                     let next = p.next.max(at + 1).min(buf.len());
                     let rec = self.record(buf, marks, p);
                     self.batch.push(rec);
-                    if self.batch.len() >= BATCH_RECORDS {
+                    if self.batch.len() >= self.cfg.batch_records.max(1) {
                         self.flush(sink);
                     }
                     at = next;
@@ -163,7 +163,7 @@ impl<'c> Splitter<'c> {
                         let next = p.next;
                         let rec = self.record(buf, marks, p);
                         self.batch.push(rec);
-                        if self.batch.len() >= BATCH_RECORDS {
+                        if self.batch.len() >= self.cfg.batch_records.max(1) {
                             self.flush(sink);
                         }
                         at = next;
