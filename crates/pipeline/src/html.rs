@@ -543,6 +543,53 @@ mod tests {
     }
 
     #[test]
+    fn zipf_counts_are_every_word_of_every_profile_for_any_thread_count() {
+        use crawlsift_dedup::{DedupConfig, Fingerprinter};
+        let cfg = DedupConfig::default();
+        let mut f = Fingerprinter::new(&cfg);
+        let mut c = Clusterer::new(&cfg).unwrap();
+        let vocabulary: Vec<String> = (0..3000).map(|i| format!("w{i}")).collect();
+        for d in 0..60usize {
+            // Texts over a skewed vocabulary; every fifth one a copy of the one before.
+            let src = if d % 5 == 4 { d - 1 } else { d };
+            let mut x = src as u64 * 7919 + 1;
+            let text: Vec<&str> = (0..400)
+                .map(|_| {
+                    x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    // Squaring a uniform draw favours low ranks.
+                    let u = (x >> 33) as f64 / (1u64 << 31) as f64;
+                    vocabulary[(u * u * 3000.0) as usize % 3000].as_str()
+                })
+                .collect();
+            c.add(f.fingerprint(&text.join(" ")));
+        }
+        let clustering = c.cluster_on(1);
+        let verdicts = Verdicts::new(&clustering, c.len());
+        let mut all: HashMap<u32, (u64, u64)> = HashMap::new();
+        for d in 0..c.len() as u32 {
+            for &w in c.profile(d).unwrap().words.iter() {
+                let e = all.entry(w).or_default();
+                e.0 += 1;
+                e.1 += u64::from(verdicts.kept(d));
+            }
+        }
+        let curve = |f: fn(&(u64, u64)) -> u64| {
+            let mut v: Vec<u64> = all.values().map(f).filter(|&n| n > 0).collect();
+            v.sort_unstable_by(|a, b| b.cmp(a));
+            crawlsift_stats::zipf::curve(&v)
+        };
+        assert!(
+            verdicts.kept(3) && !verdicts.kept(4),
+            "the copies are clustered"
+        );
+        for threads in [1, 2, 3] {
+            let z = zipf_curves(&c, &verdicts, threads);
+            assert_eq!(z.raw, curve(|c| c.0), "{threads} threads");
+            assert_eq!(z.kept, curve(|c| c.1), "{threads} threads");
+        }
+    }
+
+    #[test]
     fn long_texts_are_cut_and_say_so() {
         let long = "w ".repeat(REPORT_DIFF_WORDS + 5);
         let [a, _] = word_diff(&long, "w");
