@@ -2,7 +2,9 @@
 //!
 //! [`AtomicFile`] writes to a temporary name beside the target (`.NAME.tmp-PID`), and only
 //! [`AtomicFile::commit`] flushes, fsyncs and renames it into place; dropping it uncommitted
-//! removes the temporary file. A `.gz` or `.zst` target name picks the compression.
+//! removes the temporary file. A `.gz` or `.zst` target name picks the compression. A target
+//! that exists and is no regular file (`/dev/null`, `/dev/stdout`, a named pipe) is written in
+//! place: renaming a file over it would replace the device itself.
 //!
 //! [`writable_dir`] and [`check_writable`] find an output that cannot be written before a run
 //! reads anything, so a run never fails at its end with some outputs already written.
@@ -39,6 +41,8 @@ pub struct AtomicFile {
     target: PathBuf,
     /// Set once the rename succeeded; until then dropping removes the temporary file.
     committed: bool,
+    /// Written in place (the target is a device or a pipe): no temporary file, no rename.
+    in_place: bool,
 }
 
 impl AtomicFile {
@@ -61,13 +65,22 @@ impl AtomicFile {
         let name = target
             .file_name()
             .with_context(|| format!("{}: not a file name", target.display()))?;
-        let tmp = dir.join(format!(
-            ".{}.tmp-{}",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
-        let file =
-            File::create(&tmp).with_context(|| format!("cannot create {}", target.display()))?;
+        let in_place = fs::metadata(target).is_ok_and(|m| !m.file_type().is_file() && !m.is_dir());
+        let tmp = if in_place {
+            target.to_path_buf()
+        } else {
+            dir.join(format!(
+                ".{}.tmp-{}",
+                name.to_string_lossy(),
+                std::process::id()
+            ))
+        };
+        let file = if in_place {
+            fs::OpenOptions::new().write(true).open(target)
+        } else {
+            File::create(&tmp)
+        }
+        .with_context(|| format!("cannot create {}", target.display()))?;
         let buf = BufWriter::with_capacity(OUTPUT_BUFFER_BYTES, file);
         let lossy = name.to_string_lossy();
         let sink = if !compress_by_name {
@@ -87,6 +100,7 @@ impl AtomicFile {
             tmp,
             target: target.to_path_buf(),
             committed: false,
+            in_place,
         })
     }
 
@@ -109,6 +123,10 @@ impl AtomicFile {
             .into_inner()
             .map_err(|e| e.into_error())
             .with_context(|| format!("writing {}", self.tmp.display()))?;
+        if self.in_place {
+            self.committed = true;
+            return Ok(());
+        }
         file.sync_all()
             .with_context(|| format!("syncing {}", self.tmp.display()))?;
         fs::rename(&self.tmp, &self.target).with_context(|| {
@@ -137,6 +155,10 @@ impl AtomicFile {
 /// [`AtomicFile`] would write it under: a missing or read-only directory is an error naming
 /// `target`, found before a run starts rather than when its outputs are written.
 pub fn check_writable(target: &Path) -> anyhow::Result<()> {
+    // A device or a pipe is not opened ahead: a pipe's reader would see its end at once.
+    if fs::metadata(target).is_ok_and(|m| !m.file_type().is_file() && !m.is_dir()) {
+        return Ok(());
+    }
     AtomicFile::create_raw(target).map(drop)
 }
 
@@ -226,7 +248,7 @@ impl Write for AtomicFile {
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
-        if !self.committed {
+        if !self.committed && !self.in_place {
             let _ = fs::remove_file(&self.tmp);
         }
     }
@@ -236,6 +258,39 @@ impl Drop for AtomicFile {
 mod tests {
     use super::*;
     use std::io::Read;
+
+    #[test]
+    fn a_device_target_is_written_in_place_not_replaced() {
+        use std::os::unix::fs::FileTypeExt;
+        // A named pipe stands for /dev/null or /dev/stdout: renaming over it would replace it.
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("out.jsonl");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo is needed");
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || fs::read(&fifo).unwrap())
+        };
+        check_writable(&fifo).unwrap(); // does not open it: the reader would see its end
+        let mut f = AtomicFile::create(&fifo).unwrap();
+        f.write_all(b"line\n").unwrap();
+        f.commit().unwrap();
+        assert_eq!(reader.join().unwrap(), b"line\n");
+        assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+        assert_eq!(
+            fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "no temporary file"
+        );
+        check_writable(Path::new("/dev/null")).unwrap();
+        let mut null = AtomicFile::create(Path::new("/dev/null")).unwrap();
+        null.write_all(b"x").unwrap();
+        null.commit().unwrap();
+        assert!(fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device());
+    }
 
     #[test]
     fn uncommitted_file_leaves_nothing_behind() {
