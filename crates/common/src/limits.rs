@@ -484,3 +484,24 @@ pub const STORE_TEMPLATE_TABLE_READ_BYTES: usize = 1 << 20;
 /// a query made 4,665 reads of single entries; a block is one read where a binary search over a
 /// 65,536-entry table is 16.
 pub const STORE_BUCKET_BLOCK_ENTRIES: usize = 1024;
+
+/// Buckets between two samples of a packed band table's directory ([`crawlsift_store`]'s
+/// `packed` module): a bucket is found by reading its sample (4 bytes) and then at most this many
+/// buckets' worth of the unary bucket bits (about 2 bits a bucket: some 64 bytes). The samples
+/// cost 4 bytes per this many buckets, 0.2 bits a document at one bucket a document.
+pub const STORE_TABLE_SAMPLE_BUCKETS: u64 = 256;
+
+/// Bytes of a packed table's unary bucket bits read at a time while a bucket is looked for.
+pub const STORE_TABLE_UNARY_READ_BYTES: usize = 64;
+
+/// Widest key a band table packs (bits): MinHash bands of up to five one-byte rows, SimHash blocks
+/// of at least two (at least 32 bits wide, `simhash_max_hamming` >= 1). A table entry then holds
+/// at most 40 - 0 key bits and 16 row bits, which one 64-bit read decodes.
+pub const STORE_MAX_TABLE_KEY_BITS: u32 = 40;
+
+/// Chance, at most, that a search's band screen drops a pair whose signatures agree on just
+/// enough rows for `min_jaccard` (a pair agreeing on more is dropped still less often). The index
+/// keeps no signatures: a candidate's agreement is counted in the bands whose key it shares with
+/// the document searched for, and the bound on that count is the lower 0.1% quantile of the
+/// count given the rows `min_jaccard` needs.
+pub const STORE_BAND_SCREEN_MISS: f64 = 1e-3;

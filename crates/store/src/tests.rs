@@ -4,7 +4,7 @@ use std::path::Path;
 
 use crawlsift_dedup::{DedupConfig, Fingerprint, Fingerprinter};
 
-use crate::bands::{key_of, table_count};
+use crate::bands::{table_count, table_key};
 use crate::file::Access;
 use crate::manifest::InputEntry;
 use crate::merge::merge_segments;
@@ -100,7 +100,7 @@ fn a_segment_gives_back_what_was_written_and_finds_each_row_in_its_buckets() {
             }
             for t in 0..table_count(&c) {
                 rows.clear();
-                if let Some(k) = key_of(&c, t, &fp.minhash, fp.simhash) {
+                if let Some(k) = table_key(&c, t, &fp.minhash, fp.simhash) {
                     seg.bucket(t, k, usize::MAX, &mut rows).unwrap();
                     assert_eq!(rows.contains(&r), fp.words > 0, "row {r} table {t}");
                 }
@@ -172,7 +172,7 @@ fn read_everything_as(dir: &Path, access: Access) -> bool {
         }
         if let Ok(sig) = seg.signature(r) {
             for t in 0..table_count(&c) {
-                if let Some(k) = key_of(&c, t, &sig, 0) {
+                if let Some(k) = table_key(&c, t, &sig, 0) {
                     all_ok &= seg.bucket(t, k, 100, &mut rows).is_ok();
                 }
             }
