@@ -18,7 +18,7 @@ use std::borrow::Cow;
 
 use crawlsift_common::limits::{
     STORE_BUCKET_BLOCK_ENTRIES, STORE_MAX_TABLE_KEY_BITS, STORE_TABLE_SAMPLE_BUCKETS,
-    STORE_TABLE_UNARY_READ_BYTES,
+    STORE_TABLE_SCAN_BYTES, STORE_TABLE_UNARY_READ_BYTES,
 };
 
 use crate::error::Result;
@@ -102,17 +102,23 @@ impl Bits {
 }
 
 /// `w` bits (at most 57) of `buf` from bit `at`; bits past its end read as zeros.
+#[inline]
 fn bits(buf: &[u8], at: u64, w: u32) -> u64 {
     if w == 0 {
         return 0;
     }
     let byte = (at / 8) as usize;
-    let mut word = [0u8; 8];
-    if let Some(src) = buf.get(byte..) {
-        let n = src.len().min(8);
-        word[..n].copy_from_slice(&src[..n]);
-    }
-    (u64::from_le_bytes(word) >> (at % 8)) & ((1u64 << w) - 1)
+    let word = match buf.get(byte..byte.saturating_add(8)) {
+        Some(b) => u64::from_le_bytes(b.try_into().unwrap_or([0; 8])),
+        None => {
+            let mut word = [0u8; 8];
+            if let Some(src) = buf.get(byte..) {
+                word[..src.len()].copy_from_slice(src);
+            }
+            u64::from_le_bytes(word)
+        }
+    };
+    (word >> (at % 8)) & ((1u64 << w) - 1)
 }
 
 /// The bytes of the table of `entries` (sorted by key, then row; keys below `2^key_bits`, rows
@@ -320,6 +326,66 @@ impl<'a> Table<'a> {
         Ok(())
     }
 
+    /// The key of `row`'s entry, if it has one (the first, should damage give it several): a scan
+    /// of the low parts for the row, then of the unary bits for its bucket, both read in pieces
+    /// of `STORE_TABLE_SCAN_BYTES` and left as soon as found.
+    pub fn key_of_row(&self, row: u32) -> Result<Option<u64>> {
+        let s = &self.shape;
+        let w = u64::from(s.low_bits());
+        let lows_len = (s.n * w).div_ceil(8) as usize;
+        let row_mask = mask(s.row_bits);
+        let per_read = (STORE_TABLE_SCAN_BYTES as u64 * 8 / w.max(1)).max(1);
+        let mut found = None;
+        let mut i = 0;
+        while i < s.n && found.is_none() {
+            let count = (s.n - i).min(per_read);
+            let from = i * w / 8;
+            let len = ((i + count) * w).div_ceil(8) - from;
+            let buf = self.read(self.lows_start(), lows_len, from as usize, len as usize)?;
+            let mut at = i * w - from * 8;
+            for k in i..i + count {
+                let v = bits(&buf, at, s.low_bits());
+                if v & row_mask == u64::from(row) {
+                    found = Some((k, v));
+                    break;
+                }
+                at += w;
+            }
+            i += count;
+        }
+        let Some((i, v)) = found else {
+            return Ok(None);
+        };
+        // Entry i is the (i + 1)th 1 bit; the 0 bits before it are its bucket.
+        let unary_len = s.unary_bytes() as usize;
+        let mut ones_left = i;
+        let mut from = 0;
+        while from < unary_len {
+            let buf = self.read(self.unary_start(), unary_len, from, STORE_TABLE_SCAN_BYTES)?;
+            for (k, chunk) in buf.chunks(8).enumerate() {
+                let mut word = [0u8; 8];
+                word[..chunk.len()].copy_from_slice(chunk);
+                let mut x = u64::from_le_bytes(word);
+                let ones = u64::from(x.count_ones());
+                if ones_left >= ones {
+                    ones_left -= ones;
+                    continue;
+                }
+                for _ in 0..ones_left {
+                    x &= x - 1; // drop the lowest 1 bit
+                }
+                let pos = (from as u64 + k as u64 * 8) * 8 + u64::from(x.trailing_zeros());
+                let bucket = pos - i;
+                if bucket >= s.buckets() {
+                    break;
+                }
+                return Ok(Some(bucket << s.low_key_bits() | v >> s.row_bits));
+            }
+            from += buf.len().max(1);
+        }
+        Err(self.damaged(format!("entry {i} has no 1 bit in the unary bits")))
+    }
+
     fn damaged(&self, what: String) -> crate::StoreError {
         self.section
             .damaged(self.start, format!("band table: {what}"))
@@ -371,6 +437,14 @@ mod tests {
             let mut all = Vec::new();
             t.for_each(docs, |k, r| all.push((k, r))).unwrap();
             assert_eq!(all, e);
+            for &(k, r) in e.iter().take(50) {
+                let first = e.iter().find(|x| x.1 == r).map(|x| x.0);
+                assert_eq!(t.key_of_row(r).unwrap(), first, "row {r} (key {k})");
+            }
+            assert_eq!(
+                t.key_of_row(docs.saturating_sub(1) + 1).unwrap_or(None),
+                None
+            );
             let mut keys: Vec<u64> = e.iter().map(|x| x.0).collect();
             keys.dedup();
             keys.extend([6, mask(key_bits), 1 << key_bits]);
@@ -408,6 +482,9 @@ mod tests {
             let f = table_file(d.path(), &b);
             let t = Table::new(f.section(0), 0, shape);
             let _ = t.for_each(500, |_, _| {});
+            for r in [0, 7, 499] {
+                let _ = t.key_of_row(r);
+            }
             for k in [0u64, 5, 77, 0xFFFF] {
                 let _ = t.bucket(k, 100, 500, &mut Vec::new());
             }
@@ -416,6 +493,7 @@ mod tests {
             let t = Table::new(short.section(0), 0, shape);
             assert!(t.for_each(500, |_, _| {}).is_err() || b.len() < 2);
             let _ = t.bucket(77, 100, 500, &mut Vec::new());
+            let _ = t.key_of_row(3);
         }
     }
 }

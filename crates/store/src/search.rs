@@ -25,6 +25,10 @@ use crate::error::Result;
 use crate::index::{DocRef, Index};
 use crate::state::{BOILERPLATE, TOO_SHORT};
 
+/// Mark of a row sharing a SimHash block in a search's per-row counts (band counts below it,
+/// saturating).
+const SIMHASH_HIT: u16 = 0x8000;
+
 /// How a result matches the document searched for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum HitKind {
@@ -85,33 +89,38 @@ pub fn search(
     let mut query_bag: Option<Vec<u32>> = None;
     let mut hits = Vec::new();
     let mut rows = Vec::new();
-    let mut counted: Vec<(u32, u32)> = Vec::new();
+    // Per row of a segment (at most STORE_SEGMENT_MAX_DOCS of them): MinHash buckets shared
+    // with the document, and SIMHASH_HIT when a SimHash block is.
+    let mut shared: Vec<u16> = Vec::new();
     for (si, seg) in index.segments().iter().enumerate() {
-        rows.clear();
+        shared.clear();
+        shared.resize(seg.docs() as usize, 0);
         // Bands whose bucket was cut at STORE_MAX_BUCKET_ROWS count for every candidate.
         let mut cut = 0u32;
         for t in 0..table_count(cfg) {
-            if t == cfg.lsh_bands {
-                // The rows before are MinHash bucket rows, each a band agreement.
-                rows.sort_unstable();
-                counted.clear();
-                for &r in &rows {
-                    match counted.last_mut() {
-                        Some((last, c)) if *last == r => *c += 1,
-                        _ => counted.push((r, 1)),
-                    }
-                }
-                rows.clear();
-            }
-            if let Some(key) = table_key(cfg, t, &fp.minhash, fp.simhash) {
-                let more = seg.bucket(t, key, STORE_MAX_BUCKET_ROWS, &mut rows)?;
-                cut += u32::from(more && t < cfg.lsh_bands);
+            let Some(key) = table_key(cfg, t, &fp.minhash, fp.simhash) else {
+                continue;
+            };
+            rows.clear();
+            let more = seg.bucket(t, key, STORE_MAX_BUCKET_ROWS, &mut rows)?;
+            let band = t < cfg.lsh_bands;
+            cut += u32::from(more && band);
+            for &r in &rows {
+                let Some(c) = shared.get_mut(r as usize) else {
+                    continue;
+                };
+                *c = if band {
+                    *c & SIMHASH_HIT | ((*c & !SIMHASH_HIT) + 1).min(!SIMHASH_HIT)
+                } else {
+                    *c | SIMHASH_HIT
+                };
             }
         }
-        counted.extend(rows.iter().map(|&r| (r, 0)));
-        counted.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
-        counted.dedup_by_key(|x| x.0);
-        for &(r, bands) in &counted {
+        for (r, &c) in shared.iter().enumerate() {
+            if c == 0 {
+                continue;
+            }
+            let (r, bands) = (r as u32, u32::from(c & !SIMHASH_HIT));
             let doc = DocRef {
                 segment: si,
                 row: r,

@@ -302,14 +302,15 @@ impl Segment {
         let (perms, rows) = (cfg.minhash_perms, cfg.lsh_rows);
         let mut sig = vec![0u8; perms];
         for t in 0..covered_bands(cfg) {
-            if let Some(table) = self.table(t) {
-                table.for_each(self.docs, |key, row| {
-                    if row == r {
-                        for j in 0..rows {
-                            sig[t * rows + j] = (key >> (8 * (rows - 1 - j))) as u8;
-                        }
-                    }
-                })?;
+            if let Some(key) = self
+                .table(t)
+                .map(|t| t.key_of_row(r))
+                .transpose()?
+                .flatten()
+            {
+                for j in 0..rows {
+                    sig[t * rows + j] = (key >> (8 * (rows - 1 - j))) as u8;
+                }
             }
         }
         let rest = rest_bytes(cfg);
