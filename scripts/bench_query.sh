@@ -5,7 +5,7 @@
 # table, word profiles), `crawlsift query --url` latency per call over 200 documents with process
 # start (median, p90) and its peak RSS, and query recall of dedup's cluster-mates (2,000 clustered
 # pages). With --80k the same query figures on an 80,000-document index (memory must not grow with
-# the index: it is memory-mapped); with --datasketch the issue's comparison, datasketch 2.0's
+# the index: a query reads it piece by piece with pread); with --datasketch the issue's comparison, datasketch 2.0's
 # MinHashLSH (128 perms, 3-shingles, threshold 0.5) over the same texts: pickled size, load time
 # and RSS, one query. Targets: index <= dedup's time, query median < 20 ms, recall >= 0.99,
 # fingerprints and tables < 300 bytes a document. Figures are reported, never asserted.

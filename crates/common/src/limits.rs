@@ -368,9 +368,9 @@ pub const CDXJ_SORT_BUFFER_BYTES: usize = 64 << 20;
 
 // --- the fingerprint index (crates/store, `crawlsift index`, `query`, `dedup --against`) -------
 
-/// Documents of one index segment. A band table entry packs a 16-bit band key and a 16-bit row
-/// number into 4 bytes, so a segment holds at most 2^16 documents; a larger build writes several
-/// segments, each searched on its own.
+/// Documents of one index segment. A band table entry packs a row number of at most 16 bits, so a
+/// segment holds at most 2^16 documents; a larger build writes several segments, each searched on
+/// its own.
 pub const STORE_SEGMENT_MAX_DOCS: usize = 1 << 16;
 
 /// Rows of one band bucket a search looks at (the lowest rows first). A true near-duplicate
@@ -484,8 +484,33 @@ pub const DEDUP_WIDE_KEYS_FROM_BYTES: u64 = 1 << 30;
 /// than the few hundred a 80,000-page index has, and larger tables are searched piece by piece.
 pub const STORE_TEMPLATE_TABLE_READ_BYTES: usize = 1 << 20;
 
-/// Band-table entries a search reads at once (4 bytes each: one 4 KiB page): the bucket's block
-/// is found by a binary search over the blocks' first entries, then read whole. On the 80k index
-/// a query made 4,665 reads of single entries; a block is one read where a binary search over a
-/// 65,536-entry table is 16.
+/// Band-table entries a search reads at once once their bucket is found (about 19 bits each with
+/// the default settings: some 2.4 KiB), so a popular bucket is read in bounded pieces.
 pub const STORE_BUCKET_BLOCK_ENTRIES: usize = 1024;
+
+/// Buckets between two samples of a packed band table's directory ([`crawlsift_store`]'s
+/// `packed` module): a bucket is found by reading its sample (4 bytes) and then at most this many
+/// buckets' worth of the unary bucket bits (about 2 bits a bucket: some 64 bytes). The samples
+/// cost 4 bytes per this many buckets, 0.2 bits a document at one bucket a document.
+pub const STORE_TABLE_SAMPLE_BUCKETS: u64 = 256;
+
+/// Bytes of a packed table's unary bucket bits read at a time while a bucket is looked for.
+pub const STORE_TABLE_UNARY_READ_BYTES: usize = 64;
+
+/// Widest key a band table packs (bits): MinHash bands of up to five one-byte rows, SimHash blocks
+/// of at least two (at least 32 bits wide, `simhash_max_hamming` >= 1). A table entry then holds
+/// at most 40 - 0 key bits and 16 row bits, which one 64-bit read decodes.
+pub const STORE_MAX_TABLE_KEY_BITS: u32 = 40;
+
+/// Chance, at most, that a search's band screen drops a pair whose signatures agree on just
+/// enough rows for `min_jaccard` (a pair agreeing on more is dropped still less often). The index
+/// keeps no signatures: a candidate's agreement is counted in the bands whose key it shares with
+/// the document searched for, and the bound on that count is the lower 0.1% quantile of the
+/// count given the rows `min_jaccard` needs.
+pub const STORE_BAND_SCREEN_MISS: f64 = 1e-3;
+
+/// Bytes of a packed band table read at a time when one row's key is looked for (`query --url`
+/// rebuilds the signature of the row it is given from every band table, no signature being
+/// kept): a multiple of 8, small enough for the query's memory and large enough that the reads
+/// stay few (some 3 a table on the 20k index).
+pub const STORE_TABLE_SCAN_BYTES: usize = 16 << 10;

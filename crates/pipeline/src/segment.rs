@@ -249,9 +249,10 @@ pub fn recluster(
     for s in &manifest.segments {
         let seg = Segment::open(dir, &s.name)?;
         seg.verify()?;
+        let sigs = seg.signatures()?;
         for r in 0..seg.docs() {
             let site = site_of(seg.row(r)?.url.as_deref());
-            clusterer.add_on_site(seg.fingerprint(r)?, &site);
+            clusterer.add_on_site(seg.fingerprint_with(r, &sigs)?, &site);
         }
     }
     Ok(clusterer.cluster_with_templates(threads))

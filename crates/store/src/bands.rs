@@ -1,13 +1,13 @@
 //! Band tables: for each MinHash band and each SimHash block, the segment's rows sorted by key,
-//! so a search binary-searches one table per band instead of scanning the segment.
+//! so a search looks up one bucket per band instead of scanning the segment.
 //!
-//! An entry is a little-endian u32: the key's low 16 bits above the row number (16 bits: a
-//! segment holds at most `STORE_SEGMENT_MAX_DOCS` rows). With the default settings a band key is
-//! two one-byte minima and a SimHash block 16 bits, so the low 16 bits are the whole key; with
-//! wider keys a bucket holds rows of several keys, and the search checks each row's own key.
-//! Tables are MinHash bands `0..lsh_bands`, then SimHash blocks `0..=simhash_max_hamming`; only
-//! rows with a signature are in them.
+//! A table's key is the band's signature bytes (one byte a row, without the band tag) or the
+//! SimHash block's bits, whole: a bucket holds the rows of exactly one key, and the MinHash tables
+//! together hold every signature (the index keeps no other copy: [`crate::segment`] rebuilds
+//! them). Tables are MinHash bands `0..lsh_bands`, then SimHash blocks `0..=simhash_max_hamming`;
+//! only rows with a signature are in them. They are stored packed ([`crate::packed`]).
 
+use crawlsift_common::limits::STORE_MAX_TABLE_KEY_BITS;
 use crawlsift_dedup::minhash::band_key;
 use crawlsift_dedup::simhash::block_keys;
 use crawlsift_dedup::DedupConfig;
@@ -26,28 +26,55 @@ pub fn key_of(cfg: &DedupConfig, t: usize, sig: &[u8], sh: u64) -> Option<u64> {
     }
 }
 
-/// The entry of `row` under `key`.
-pub fn entry(key: u64, row: u32) -> u32 {
-    (key as u32 & 0xFFFF) << 16 | (row & 0xFFFF)
+/// Bands whose key the signature holds whole: band `t` covers signature bytes
+/// `t * lsh_rows .. (t + 1) * lsh_rows`.
+pub fn covered_bands(cfg: &DedupConfig) -> usize {
+    cfg.lsh_bands.min(cfg.minhash_perms / cfg.lsh_rows.max(1))
 }
 
-/// The range of entries of a bucket: every entry whose key bits are those of `key`.
-pub fn bucket_bounds(key: u64) -> (u32, u32) {
-    let k = key as u32 & 0xFFFF;
-    (k << 16, k << 16 | 0xFFFF)
+/// Bits of table `t`'s keys as the table stores them: a band's rows (8 bits each, without the
+/// band tag), a SimHash block's bits (without the block tag).
+pub fn key_bits(cfg: &DedupConfig, t: usize) -> u32 {
+    if t < cfg.lsh_bands {
+        8 * cfg.lsh_rows as u32
+    } else {
+        let blocks = cfg.simhash_max_hamming.min(63) + 1;
+        64 / blocks + u32::from(((t - cfg.lsh_bands) as u32) < 64 % blocks)
+    }
 }
 
-/// Every table's sorted entries for rows `(signature, simhash)` (rows without a signature, the
-/// `None`s, are left out).
-pub fn build_tables(cfg: &DedupConfig, rows: &[Option<(&[u8], u64)>]) -> Vec<Vec<u32>> {
+/// Why an index cannot be made with `cfg`, if it cannot: every table key must fit
+/// `STORE_MAX_TABLE_KEY_BITS`, and a band's key must be its signature bytes as they are (bands of
+/// at most 6 rows), so the tables give the signatures back.
+pub fn unsupported(cfg: &DedupConfig) -> Option<String> {
+    let widest = (0..table_count(cfg)).map(|t| key_bits(cfg, t)).max()?;
+    (widest > STORE_MAX_TABLE_KEY_BITS || cfg.lsh_rows == 0).then(|| {
+        format!(
+            "band tables of {widest}-bit keys (at most {STORE_MAX_TABLE_KEY_BITS}: lsh_rows <= {}, \
+             simhash_max_hamming >= 1)",
+            STORE_MAX_TABLE_KEY_BITS / 8
+        )
+    })
+}
+
+/// The key of table `t` as stored ([`key_of`] without its tag), `None` when the document has
+/// none there.
+pub fn table_key(cfg: &DedupConfig, t: usize, sig: &[u8], sh: u64) -> Option<u64> {
+    let bits = key_bits(cfg, t);
+    key_of(cfg, t, sig, sh).map(|k| if bits >= 64 { k } else { k & ((1 << bits) - 1) })
+}
+
+/// Every table's `(key, row)` entries, sorted, for rows `(signature, simhash)` (rows without a
+/// signature, the `None`s, are left out).
+pub fn build_tables(cfg: &DedupConfig, rows: &[Option<(&[u8], u64)>]) -> Vec<Vec<(u64, u32)>> {
     (0..table_count(cfg))
         .map(|t| {
-            let mut v: Vec<u32> = rows
+            let mut v: Vec<(u64, u32)> = rows
                 .iter()
                 .enumerate()
                 .filter_map(|(r, x)| {
                     let (sig, sh) = (*x)?;
-                    key_of(cfg, t, sig, sh).map(|k| entry(k, r as u32))
+                    table_key(cfg, t, sig, sh).map(|k| (k, r as u32))
                 })
                 .collect();
             v.sort_unstable();
@@ -61,21 +88,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_bucket_holds_exactly_the_rows_of_its_key() {
+    fn table_keys_are_the_signature_bytes_and_simhash_blocks() {
         let cfg = DedupConfig::default();
         let sig_a = vec![7u8; cfg.minhash_perms];
         let mut sig_b = sig_a.clone();
         sig_b[0] = 8; // differs in band 0 only
         let tables = build_tables(&cfg, &[Some((&sig_a, 1)), Some((&sig_b, 1)), None]);
         assert_eq!(tables.len(), table_count(&cfg));
-        let (lo, hi) = bucket_bounds(key_of(&cfg, 0, &sig_a, 1).unwrap());
-        let in_bucket: Vec<u32> = tables[0]
-            .iter()
-            .filter(|&&e| (lo..=hi).contains(&e))
-            .map(|e| e & 0xFFFF)
-            .collect();
-        assert_eq!(in_bucket, [0]);
-        assert_eq!(tables[1].len(), 2);
-        assert!(tables[1].windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(tables[0], [(0x0707, 0), (0x0807, 1)]);
+        assert_eq!(tables[1], [(0x0707, 0), (0x0707, 1)]);
+        assert_eq!(tables[cfg.lsh_bands], [(1, 0), (1, 1)]);
+        assert!((0..table_count(&cfg)).all(|t| key_bits(&cfg, t) == 16));
+        assert_eq!(unsupported(&cfg), None);
+        let wide = DedupConfig {
+            simhash_max_hamming: 0,
+            ..cfg
+        };
+        assert!(unsupported(&wide).is_some());
     }
 }

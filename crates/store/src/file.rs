@@ -37,7 +37,7 @@ use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 use crate::error::{Result, StoreError};
 
 /// Version of the layout; a file of another version is refused.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 const FIXED: usize = 56;
 const HEADER_CHECKSUM_AT: usize = 32;

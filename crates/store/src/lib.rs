@@ -36,6 +36,7 @@ pub mod file;
 pub mod index;
 pub mod manifest;
 pub mod merge;
+pub mod packed;
 pub mod profiles;
 pub mod search;
 pub mod segment;

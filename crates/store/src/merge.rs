@@ -29,6 +29,7 @@ pub fn merge_segments(sources: &[&Segment], dir: &Path, name: &str) -> Result<()
         }
         let base = inputs.len() as u32;
         inputs.extend_from_slice(s.inputs());
+        let sigs = s.signatures()?;
         for r in 0..s.docs() {
             let row = s.row(r)?;
             let (id, url, file, offset, index) = (
@@ -38,7 +39,7 @@ pub fn merge_segments(sources: &[&Segment], dir: &Path, name: &str) -> Result<()
                 row.offset,
                 row.index,
             );
-            owned.push((s.fingerprint(r)?, id, url, file, offset, index));
+            owned.push((s.fingerprint_with(r, &sigs)?, id, url, file, offset, index));
         }
     }
     let docs: Vec<DocIn<'_>> = owned

@@ -7,9 +7,12 @@
 //!    record (u64), heap offset of its id then URL (u64), Adler-32 (u32), words (u32), input
 //!    file (u32, into section 6), record ordinal in its file (u32), id length (u32), URL length
 //!    (u32, `u32::MAX` when there is none);
-//! 1. MinHash signatures, `minhash_perms` bytes per row (all zero for a text without words);
-//! 2. table starts: `tables + 1` u64, the first entry of each band table ([`crate::bands`]);
-//! 3. table entries, u32 each;
+//! 1. the signature bytes no band covers (none with the default settings), per row;
+//! 2. the table directory: per band table ([`crate::bands`]), its first byte in section 3 (u64)
+//!    and its entries (u64);
+//! 3. the band tables, packed ([`crate::packed`]): the MinHash tables hold every signature byte a
+//!    band covers, so signatures are not stored apart but rebuilt from the tables
+//!    ([`Segment::signatures`]) where clustering, merging or `query --url` needs them;
 //! 4. the URL table: rows (u32) sorted by URL bytes, then row;
 //! 5. the string heap (ids and URLs, UTF-8);
 //! 6. the inputs the rows' file numbers point into, as JSON ([`InputEntry`] list).
@@ -17,13 +20,14 @@
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-use crawlsift_common::limits::{STORE_BUCKET_BLOCK_ENTRIES, STORE_SEGMENT_MAX_DOCS};
+use crawlsift_common::limits::STORE_SEGMENT_MAX_DOCS;
 use crawlsift_dedup::{DedupConfig, Fingerprint};
 
-use crate::bands::{self, bucket_bounds, key_of, table_count};
+use crate::bands::{self, covered_bands, key_bits, table_count, unsupported};
 use crate::error::{Result, StoreError};
 use crate::file::{le32, le64, write_file, Access, StoreFile};
 use crate::manifest::InputEntry;
+use crate::packed::{write_table, Shape, Table};
 use crate::profiles::{write_profiles, Profiles};
 
 /// Magic of a fingerprint file.
@@ -92,6 +96,28 @@ pub struct Segment {
     profiles: Profiles,
     docs: u32,
     inputs: Vec<InputEntry>,
+    /// Per band table: its first byte in section 3 and its shape.
+    tables: Vec<(usize, Shape)>,
+}
+
+/// The MinHash signatures of a segment's rows, rebuilt from its band tables.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Signatures {
+    perms: usize,
+    bytes: Vec<u8>,
+    /// Rows with a signature (words > 0).
+    has: Vec<bool>,
+}
+
+impl Signatures {
+    /// The signature of row `r` (empty for a text without words or a row past the end).
+    pub fn get(&self, r: u32) -> &[u8] {
+        let r = r as usize;
+        match self.has.get(r) {
+            Some(true) => &self.bytes[r * self.perms..(r + 1) * self.perms],
+            _ => &[],
+        }
+    }
 }
 
 /// File names of segment `name` in `dir`: fingerprints, profiles.
@@ -127,10 +153,12 @@ impl Segment {
             .map_err(|e| fp.damaged(48, format!("configuration: {e}")))?;
         let n = docs as usize;
         fp.section(0).expect_len(n * ROW_BYTES, "rows")?;
+        if let Some(why) = unsupported(&cfg) {
+            return Err(fp.damaged(48, format!("configuration: {why}")));
+        }
         fp.section(1)
-            .expect_len(n * cfg.minhash_perms, "signatures")?;
-        fp.section(2)
-            .expect_len((table_count(&cfg) + 1) * 8, "table starts")?;
+            .expect_len(n * rest_bytes(&cfg), "signature rest")?;
+        let tables = table_directory(&fp, &cfg, docs)?;
         fp.section(4).expect_len(n * 4, "URL table")?;
         let inputs_section = fp.section(6);
         let inputs: Vec<InputEntry> =
@@ -150,6 +178,7 @@ impl Segment {
             profiles,
             docs,
             inputs,
+            tables,
         })
     }
 
@@ -221,25 +250,97 @@ impl Segment {
         })
     }
 
-    /// The MinHash signature of row `r` (empty for a text without words).
-    pub fn signature(&self, r: u32) -> Result<Cow<'_, [u8]>> {
-        let perms = self.config().minhash_perms;
-        let words = self.fp.section(0).u32(r as usize * ROW_BYTES + 44)?;
-        if words == 0 {
-            return Ok(Cow::Borrowed(&[]));
-        }
-        self.fp.section(1).slice(r as usize * perms, perms)
+    fn table(&self, t: usize) -> Option<Table<'_>> {
+        let &(start, shape) = self.tables.get(t)?;
+        Some(Table::new(self.fp.section(3), start, shape))
     }
 
-    /// The full fingerprint of row `r`, word profile included.
+    fn words(&self, r: u32) -> Result<u32> {
+        self.fp.section(0).u32(r as usize * ROW_BYTES + 44)
+    }
+
+    /// Every row's MinHash signature, rebuilt in one pass over the band tables (each entry of
+    /// a MinHash table gives its row's bytes of that band) and the bytes no band covers.
+    pub fn signatures(&self) -> Result<Signatures> {
+        let cfg = self.config();
+        let (perms, rows) = (cfg.minhash_perms, cfg.lsh_rows);
+        let n = self.docs as usize;
+        let mut bytes = vec![0u8; n * perms];
+        for t in 0..covered_bands(cfg) {
+            if let Some(table) = self.table(t) {
+                table.for_each(self.docs, |key, r| {
+                    let at = r as usize * perms + t * rows;
+                    for (j, b) in bytes[at..at + rows].iter_mut().enumerate() {
+                        *b = (key >> (8 * (rows - 1 - j))) as u8;
+                    }
+                })?;
+            }
+        }
+        let rest = rest_bytes(cfg);
+        if rest > 0 {
+            let sec = self.fp.section(1);
+            let all = sec.slice(0, n * rest)?;
+            for r in 0..n {
+                bytes[(r + 1) * perms - rest..(r + 1) * perms]
+                    .copy_from_slice(&all[r * rest..(r + 1) * rest]);
+            }
+        }
+        let has = (0..self.docs)
+            .map(|r| Ok(self.words(r)? > 0))
+            .collect::<Result<_>>()?;
+        Ok(Signatures { perms, bytes, has })
+    }
+
+    /// The MinHash signature of row `r` (empty for a text without words): a pass over every
+    /// band table of the segment (bounded memory, a few milliseconds), for one row; use
+    /// [`signatures`](Self::signatures) for many.
+    pub fn signature(&self, r: u32) -> Result<Vec<u8>> {
+        let cfg = self.config();
+        if self.words(r)? == 0 {
+            return Ok(Vec::new());
+        }
+        let (perms, rows) = (cfg.minhash_perms, cfg.lsh_rows);
+        let mut sig = vec![0u8; perms];
+        for t in 0..covered_bands(cfg) {
+            if let Some(key) = self
+                .table(t)
+                .map(|t| t.key_of_row(r))
+                .transpose()?
+                .flatten()
+            {
+                for j in 0..rows {
+                    sig[t * rows + j] = (key >> (8 * (rows - 1 - j))) as u8;
+                }
+            }
+        }
+        let rest = rest_bytes(cfg);
+        if rest > 0 {
+            let b = self.fp.section(1).slice(r as usize * rest, rest)?;
+            sig[perms - rest..].copy_from_slice(&b);
+        }
+        Ok(sig)
+    }
+
+    /// The full fingerprint of row `r`, word profile included (its signature found by a pass
+    /// over the tables: [`signature`](Self::signature)).
     pub fn fingerprint(&self, r: u32) -> Result<Fingerprint> {
+        let sig = self.signature(r)?;
+        self.fingerprint_of(r, &sig)
+    }
+
+    /// The full fingerprint of row `r` with its signature taken from `sigs`.
+    pub fn fingerprint_with(&self, r: u32, sigs: &Signatures) -> Result<Fingerprint> {
+        self.fingerprint_of(r, sigs.get(r))
+    }
+
+    fn fingerprint_of(&self, r: u32, sig: &[u8]) -> Result<Fingerprint> {
         let row = self.row(r)?;
         Ok(Fingerprint {
             words: row.words,
             exact: row.exact,
             adler32: row.adler32,
             simhash: row.simhash,
-            minhash: self.signature(r)?.into_owned().into(),
+            minhash: sig.to_vec().into(),
             // Not stored: clustering then keys bands on the signature bytes alone.
             minhash_wide: Box::default(),
             profile: self.profiles.get(r)?,
@@ -251,56 +352,13 @@ impl Segment {
         self.profiles.get(r)
     }
 
-    /// Rows of table `t` whose key is `key` (checked on each row's own signature or SimHash),
-    /// at most `limit` of them, lowest first.
-    pub fn bucket(&self, t: usize, key: u64, limit: usize, out: &mut Vec<u32>) -> Result<()> {
-        let cfg = self.config();
-        let starts = self.fp.section(2);
-        let entries = self.fp.section(3);
-        let (s, e) = (starts.u64(t * 8)?, starts.u64(t * 8 + 8)?);
-        let n_entries = (entries.len() / 4) as u64;
-        if s > e || e > n_entries {
-            return Err(starts.damaged(t * 8, format!("table {t} spans {s}..{e} of {n_entries}")));
+    /// Rows of table `t` whose stored key ([`bands::table_key`]) is `key`, at most `limit` of
+    /// them, lowest first; true when the bucket held more.
+    pub fn bucket(&self, t: usize, key: u64, limit: usize, out: &mut Vec<u32>) -> Result<bool> {
+        match self.table(t) {
+            Some(table) => table.bucket(key, limit, self.docs, out),
+            None => Ok(false),
         }
-        let (lo, hi) = bucket_bounds(key);
-        let at = |i: u64| entries.u32(i as usize * 4);
-        // The bucket's block of STORE_BUCKET_BLOCK_ENTRIES entries is found by a binary search over
-        // the blocks' first entries, then read whole: a handful of reads a table instead of one
-        // per step of a binary search over every entry (each a system call when the file is
-        // read rather than mapped).
-        let block = STORE_BUCKET_BLOCK_ENTRIES as u64;
-        let blocks = (e - s).div_ceil(block);
-        let after = partition(0, blocks, |j| Ok(at(s + j * block)? < lo))?;
-        let mut i = s + after.saturating_sub(1) * block;
-        let mut taken = 0;
-        'blocks: while i < e && taken < limit {
-            let n = (e - i).min(block);
-            let chunk = entries.slice(i as usize * 4, n as usize * 4)?;
-            for (k, v) in chunk.chunks_exact(4).map(|c| le32(c, 0)).enumerate() {
-                if v < lo {
-                    continue;
-                }
-                if v > hi || taken >= limit {
-                    break 'blocks;
-                }
-                let row = v & 0xFFFF;
-                if row >= self.docs {
-                    let at = (i as usize + k) * 4;
-                    return Err(entries.damaged(at, format!("row {row} of {}", self.docs)));
-                }
-                let own = key_of(cfg, t, &self.signature(row)?, self.row_simhash(row)?);
-                if own == Some(key) {
-                    out.push(row);
-                    taken += 1;
-                }
-            }
-            i += n;
-        }
-        Ok(())
-    }
-
-    fn row_simhash(&self, r: u32) -> Result<u64> {
-        self.fp.section(0).u64(r as usize * ROW_BYTES + 16)
     }
 
     /// The first row whose URL is `url`.
@@ -337,6 +395,41 @@ impl Segment {
             profiles: self.profiles.bytes(),
         }
     }
+}
+
+/// Signature bytes per row that no band covers (kept in section 1).
+fn rest_bytes(cfg: &DedupConfig) -> usize {
+    cfg.minhash_perms - covered_bands(cfg) * cfg.lsh_rows
+}
+
+/// Bits of a row number in a segment of `docs` rows.
+fn row_bits(docs: u32) -> u32 {
+    64 - u64::from(docs.saturating_sub(1)).leading_zeros()
+}
+
+/// Section 2 read and checked: every table's start and shape, the tables back to back filling
+/// section 3.
+fn table_directory(fp: &StoreFile, cfg: &DedupConfig, docs: u32) -> Result<Vec<(usize, Shape)>> {
+    let count = table_count(cfg);
+    let dir = fp.section(2);
+    dir.expect_len(count * 16, "table directory")?;
+    let raw = dir.slice(0, count * 16)?;
+    let mut at = 0u64;
+    let mut out = Vec::with_capacity(count);
+    for t in 0..count {
+        let (start, n) = (le64(&raw, t * 16), le64(&raw, t * 16 + 8));
+        if start != at || n > u64::from(docs) {
+            return Err(dir.damaged(
+                t * 16,
+                format!("table {t}: {n} entries at byte {start}, expected byte {at}"),
+            ));
+        }
+        let shape = Shape::new(n, key_bits(cfg, t), row_bits(docs));
+        out.push((start as usize, shape));
+        at += shape.bytes();
+    }
+    fp.section(3).expect_len(at as usize, "band tables")?;
+    Ok(out)
 }
 
 /// `b` as text, borrowed or owned as it came.
@@ -380,10 +473,14 @@ pub fn write_segment(
     let (fp_path, prof_path) = segment_paths(dir, name);
     let profiles: Vec<_> = docs.iter().map(|d| &d.fp.profile).collect();
     write_profiles(&prof_path, cfg, &profiles)?;
+    if let Some(why) = unsupported(cfg) {
+        return Err(StoreError::Invalid(format!("an index cannot keep {why}")));
+    }
     let perms = cfg.minhash_perms;
     let has_sig = |d: &DocIn<'_>| d.fp.words > 0 && d.fp.minhash.len() == perms;
+    let rest = rest_bytes(cfg);
     let mut rows = Vec::with_capacity(docs.len() * ROW_BYTES);
-    let mut sigs = vec![0u8; docs.len() * perms];
+    let mut sigs = vec![0u8; docs.len() * rest];
     let mut heap = Vec::new();
     for (r, d) in docs.iter().enumerate() {
         if d.file as usize >= inputs.len() {
@@ -411,7 +508,7 @@ pub fn write_segment(
             heap.extend_from_slice(d.url.unwrap_or("").as_bytes());
         }
         if has_sig(d) {
-            sigs[r * perms..(r + 1) * perms].copy_from_slice(&d.fp.minhash);
+            sigs[r * rest..(r + 1) * rest].copy_from_slice(&d.fp.minhash[perms - rest..]);
         }
     }
     let keyed: Vec<Option<(&[u8], u64)>> = docs
@@ -419,17 +516,17 @@ pub fn write_segment(
         .map(|d| has_sig(d).then(|| (&d.fp.minhash[..], d.fp.simhash)))
         .collect();
     let tables = bands::build_tables(cfg, &keyed);
-    let mut starts = Vec::with_capacity((tables.len() + 1) * 8);
+    let mut starts = Vec::with_capacity(tables.len() * 16);
     let mut entries = Vec::new();
-    let mut at = 0u64;
-    for t in &tables {
-        starts.extend_from_slice(&at.to_le_bytes());
-        for e in t {
-            entries.extend_from_slice(&e.to_le_bytes());
-        }
-        at += t.len() as u64;
+    let rb = row_bits(docs.len() as u32);
+    for (t, e) in tables.iter().enumerate() {
+        starts.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+        starts.extend_from_slice(&(e.len() as u64).to_le_bytes());
+        entries.extend(write_table(
+            &Shape::new(e.len() as u64, key_bits(cfg, t), rb),
+            e,
+        ));
     }
-    starts.extend_from_slice(&at.to_le_bytes());
     let mut by_url: Vec<u32> = (0..docs.len() as u32).collect();
     by_url.sort_by(|&a, &b| {
         let u = |r: u32| docs[r as usize].url.unwrap_or("").as_bytes();

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use crawlsift_dedup::{DedupConfig, Fingerprint, Fingerprinter};
 
-use crate::bands::{key_of, table_count};
+use crate::bands::{table_count, table_key};
 use crate::file::Access;
 use crate::manifest::InputEntry;
 use crate::merge::merge_segments;
@@ -100,7 +100,7 @@ fn a_segment_gives_back_what_was_written_and_finds_each_row_in_its_buckets() {
             }
             for t in 0..table_count(&c) {
                 rows.clear();
-                if let Some(k) = key_of(&c, t, &fp.minhash, fp.simhash) {
+                if let Some(k) = table_key(&c, t, &fp.minhash, fp.simhash) {
                     seg.bucket(t, k, usize::MAX, &mut rows).unwrap();
                     assert_eq!(rows.contains(&r), fp.words > 0, "row {r} table {t}");
                 }
@@ -172,7 +172,7 @@ fn read_everything_as(dir: &Path, access: Access) -> bool {
         }
         if let Ok(sig) = seg.signature(r) {
             for t in 0..table_count(&c) {
-                if let Some(k) = key_of(&c, t, &sig, 0) {
+                if let Some(k) = table_key(&c, t, &sig, 0) {
                     all_ok &= seg.bucket(t, k, 100, &mut rows).is_ok();
                 }
             }
@@ -224,4 +224,64 @@ fn damaged_segments_are_errors_never_panics() {
         assert!(Segment::open(d.path(), "s").is_err());
         std::fs::write(&path, &good).unwrap();
     }
+}
+
+/// A segment rewritten with valid checksums around a hostile table directory or hostile table
+/// bits: refused on opening, or errors on reading, never a panic.
+#[test]
+fn hostile_band_tables_with_valid_checksums_are_errors_never_panics() {
+    use crate::file::{write_file, StoreFile};
+    use crate::segment::MAGIC;
+    let d = tempfile::tempdir().unwrap();
+    let fps = fingerprints(40);
+    let ids = ids(40);
+    write_segment(
+        d.path(),
+        "s",
+        &cfg(),
+        &inputs(&["a"]),
+        &docs(&fps, &ids, |_| 0),
+    )
+    .unwrap();
+    let (fp_path, _) = segment_paths(d.path(), "s");
+    let good = StoreFile::open(&fp_path, MAGIC, 7).unwrap();
+    let sections: Vec<Vec<u8>> = (0..7)
+        .map(|i| {
+            let s = good.section(i);
+            s.slice(0, s.len()).unwrap().into_owned()
+        })
+        .collect();
+    let rewrite = |secs: &[Vec<u8>]| {
+        let refs: Vec<&[u8]> = secs.iter().map(|s| &s[..]).collect();
+        write_file(&fp_path, MAGIC, 40, &cfg(), &refs).unwrap();
+    };
+    // A directory claiming more entries than rows, or tables not back to back.
+    for (at, value) in [(8usize, 41u64), (16, 3), (8, 0)] {
+        let mut secs = sections.clone();
+        secs[2][at..at + 8].copy_from_slice(&value.to_le_bytes());
+        rewrite(&secs);
+        assert!(
+            Segment::open(d.path(), "s").is_err(),
+            "directory {at} = {value}"
+        );
+    }
+    // Table bits scrambled (sizes kept): every read an answer or an error.
+    let mut state = 5u64;
+    for round in 0..30 {
+        let mut secs = sections.clone();
+        for _ in 0..1 + round {
+            state = crawlsift_dedup::minhash::mix64(state);
+            let i = (state >> 8) as usize % secs[3].len();
+            secs[3][i] ^= state as u8 | 1;
+        }
+        rewrite(&secs);
+        let seg = Segment::open(d.path(), "s").unwrap();
+        let _ = seg.signatures();
+        for r in 0..seg.docs() {
+            let _ = seg.fingerprint(r);
+        }
+        read_everything(d.path());
+    }
+    rewrite(&sections);
+    assert!(read_everything(d.path()));
 }
