@@ -524,7 +524,7 @@ fn headline_before(doc: &Doc, first: usize) -> Option<usize> {
     for bi in (0..first).rev().take(50) {
         let b = &doc.blocks[bi];
         if !matches!(
-            doc.nodes.get(b.node as usize).map(|n| n.tag),
+            doc.nodes.get(b.own as usize).map(|n| n.tag),
             Some(Tag::H(1..=3))
         ) {
             continue;
@@ -703,6 +703,19 @@ mod tests {
         }
         assert!(out.contains("Part A"), "{out}");
         assert!(!out.contains("Home"), "{out}");
+    }
+
+    #[test]
+    fn the_headline_before_the_region_is_kept() {
+        // The heading sits outside the article's container, after a section link and before a
+        // byline: its block belongs to the heading's parent, but it is an `<h1>` all the same.
+        let html = format!(
+            "<html><head><title>Budget approved | The City Paper</title></head><body><div class=top>\
+             <div class=meta><a href=/news>News</a></div><h1 class=headline><span>Budget approved</span></h1>\
+             <div class=byline>By A. Reporter</div><div class=story>{PROSE}</div></div></body></html>"
+        );
+        let out = blocks(&html);
+        assert!(out.starts_with("Budget approved\n"), "{out}");
     }
 
     #[test]
