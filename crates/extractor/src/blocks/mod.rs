@@ -9,7 +9,8 @@
 //!    `nav`/`footer`/`aside`/`comment`/`share`/`ad`/`cookie`/`related` down (readability, trafilatura).
 //! 3. Link density scales a container's score down (boilerpipe): menus are mostly link text.
 //! 4. Siblings of the winner that score well, or hold link-poor prose, join it (readability).
-//! 5. Inside the chosen region, blocks under a boilerplate-named element, and link lists, are dropped.
+//! 5. Inside the chosen region, blocks under or in a boilerplate-named element, and link lists,
+//!    are dropped.
 //! 6. The title anchors the headline: a heading before the region that matches the `<title>` is kept.
 //! 7. A page whose best region holds only a small share of its clean prose (forums, product pages,
 //!    listings, docs) is not an article: every clean block is kept instead (jusText's block view).
@@ -497,6 +498,11 @@ fn pick(doc: &Doc, s: &mut Scratch, out: &mut Vec<usize>) {
     for (bi, b) in doc.blocks.iter().enumerate() {
         let i = b.node as usize;
         if !s.keep[i] || inner_bad[i] {
+            continue;
+        }
+        // The block's own element may be furniture too (`<div class=byline>By ...</div>`).
+        let own = b.own as usize;
+        if own != i && own < n && is_furniture(&doc.nodes[own], thread, b.words) {
             continue;
         }
         if link_density(b.words, b.link_words) > tune::MAX_LINK_DENSITY {

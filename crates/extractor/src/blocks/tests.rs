@@ -151,7 +151,7 @@ fn the_headline_before_the_region_is_kept() {
 #[test]
 fn captions_and_bylines_are_dropped() {
     let html = format!(
-        "<body><article><div class=byline><div>By A. Reporter</div><div>3:02 PM March 27, 2017</div></div>\
+        "<body><article><div class=byline><div>By A. Reporter</div></div><p class=dateline>3:02 PM March 27, 2017</p>\
          <figure><img src=a.jpg><figcaption>The mayor, at the vote on Tuesday, in the council chamber.</figcaption></figure>\
          {PROSE}</article></body>"
     );
