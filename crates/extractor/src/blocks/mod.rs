@@ -50,7 +50,8 @@
 //!
 //! 17. (With rule 5.) A picture's caption (`<figure>`, `<figcaption>` of at most 60 words) is
 //!     furniture, and so are bylines and datelines by name (`byline`, `author`, `dateline`,
-//!     `timestamp`): the story's text, not who wrote it when or what its pictures show.
+//!     `timestamp`) and embedded posts (`twitter-tweet`, `embed`): the story's text, not who
+//!     wrote it when, what its pictures show or what others posted.
 //!
 //! 4b. (Before rule 4.) A winner that is nearly all its parent holds stands for its parent.
 //!

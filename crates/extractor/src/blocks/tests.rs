@@ -153,10 +153,11 @@ fn captions_and_bylines_are_dropped() {
     let html = format!(
         "<body><article><div class=byline><div>By A. Reporter</div></div><p class=dateline>3:02 PM March 27, 2017</p>\
          <figure><img src=a.jpg><figcaption>The mayor, at the vote on Tuesday, in the council chamber.</figcaption></figure>\
-         {PROSE}</article></body>"
+         {PROSE}<blockquote class=twitter-tweet><p>The vote is in, and it is a good day for the city, thanks all.</p>&mdash; The Mayor (@mayor) March 4, 2017</blockquote></article></body>"
     );
     let out = blocks(&html);
     assert!(out.contains("for years."), "{out}");
+    assert!(!out.contains("good day"), "{out}");
     assert!(
         !out.contains("Reporter") && !out.contains("chamber"),
         "{out}"
