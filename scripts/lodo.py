@@ -45,7 +45,7 @@ def score(scorer, shared, args, python=sys.executable, bench_dir=None):
 
 # The shares of `crawlsift extract --tune`, their defaults and the values tried beside them.
 GRID = {
-    "article_share": (0.35, [0.25, 0.3, 0.4, 0.45]),
+    "article_share": (0.3, [0.2, 0.25, 0.35, 0.4]),
     "sibling_share": (0.2, [0.15, 0.3]),
     "alt_share": (0.65, [0.55, 0.75]),
     "min_clean_share": (0.25, [0.15, 0.35]),

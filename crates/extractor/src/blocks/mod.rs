@@ -9,7 +9,8 @@
 //!    `nav`/`footer`/`aside`/`comment`/`share`/`ad`/`cookie`/`related` down (readability, trafilatura).
 //! 3. Link density scales a container's score down (boilerpipe): menus are mostly link text.
 //! 4. Siblings of the winner that score well, or hold link-poor prose, join it (readability).
-//! 5. Inside the chosen region, blocks under a boilerplate-named element, and link lists, are dropped.
+//! 5. Inside the chosen region, blocks under or in a boilerplate-named element, and link lists,
+//!    are dropped.
 //! 6. The title anchors the headline: a heading before the region that matches the `<title>` is kept.
 //! 7. A page whose best region holds only a small share of its clean prose (forums, product pages,
 //!    listings, docs) is not an article: every clean block is kept instead (jusText's block view).
@@ -47,6 +48,13 @@
 //!     16. a short block repeated verbatim (a breadcrumb's last item and the heading) is kept
 //!         once: the second copy says nothing new.
 //!
+//! 17. (With rule 5.) A picture's caption (`<figure>`, `<figcaption>` of at most 60 words) is
+//!     furniture, and so are bylines and datelines by name (`byline`, `author`, `dateline`,
+//!     `timestamp`) and embedded posts (`twitter-tweet`, `embed`): the story's text, not who
+//!     wrote it when, what its pictures show or what others posted.
+//!
+//! 4b. (Before rule 4.) A winner that is nearly all its parent holds stands for its parent.
+//!
 //! Rules applied while parsing ([`crate::html`]), because they are how browsers see the page:
 //! only `<a href>` is link text, and a new `<a>` ends an open one (unclosed `<a name>` anchors
 //! must not turn a page into one link); a missing `</title>` ends at the next tag (libxml2's
@@ -71,7 +79,10 @@ mod tune {
     /// Siblings join the winner when they score at least this share of it (readability: 0.2).
     pub const SIBLING_SHARE: f32 = 0.2;
     /// Below this share of the page's clean words, the best region is not "the" article.
-    pub const ARTICLE_SHARE: f32 = 0.35;
+    /// 0.3 is what leave-one-dataset-out chose in five folds of six once rules 4b and 17 were in
+    /// (`scripts/lodo.py`, 2026-11-24): mean F1 0.9247 at 0.3, 0.9240 at 0.35, 0.9233 at 0.25;
+    /// the Chaos and Big9 tuning parts score the same at 0.3 and 0.35.
+    pub const ARTICLE_SHARE: f32 = 0.3;
     /// An element named like furniture but holding more than this share of the page's words is
     /// a wrapper, not furniture.
     pub const MAX_FURNITURE_SHARE: f32 = 0.6;
@@ -98,6 +109,11 @@ mod tune {
     pub const MAX_LEGAL_TAIL_BLOCKS: usize = 4;
     /// A box around a form holding at most this many words is a sign-up/search/login widget.
     pub const MAX_FORM_BOX_WORDS: u32 = 40;
+    /// A picture's caption (`<figure>`, `<figcaption>`) holds at most this many words; a larger
+    /// one wraps content (a pull quote, a code listing).
+    pub const MAX_CAPTION_WORDS: u32 = 60;
+    /// A parent holding at most this many words beside the winner only wraps it.
+    pub const WRAPPER_EXTRA_WORDS: u32 = 10;
     /// Repeated blocks of at most this many words are heading/label duplicates.
     pub const MAX_HEADING_WORDS: u32 = 12;
 }
@@ -179,11 +195,23 @@ fn semantic_furniture(tag: Tag) -> bool {
 
 /// Furniture by tag, or by a boilerplate class/id name that no content name contradicts. On a
 /// discussion thread (`thread`), comment names mark the content, not furniture.
-fn is_furniture(node: &crate::dom::Node, thread: bool) -> bool {
+fn is_furniture(node: &crate::dom::Node, thread: bool, words: u32) -> bool {
+    if is_caption(node, words) {
+        return true;
+    }
     if thread && node.hints & hint::COMMENT != 0 {
         return furniture_tag(node.tag);
     }
     furniture_tag(node.tag) || (node.hints & hint::NEG != 0 && node.hints & hint::POS == 0)
+}
+
+/// Rule 17: a picture's caption or credit, a `<figure>` or `<figcaption>` holding few words,
+/// is furniture: it describes a picture the text does not show (trafilatura drops `<figure>`).
+/// A larger one is content wrapped in the element (a pull quote, a code listing). Class names
+/// (`wp-caption`) are not enough: sets differ on captions, and a caption left open swallows the
+/// article (CleanPortalEval's truth keeps captions, Dragnet's and Chaos's do not).
+fn is_caption(node: &crate::dom::Node, words: u32) -> bool {
+    matches!(node.tag, Tag::Figure | Tag::Figcaption) && words <= tune::MAX_CAPTION_WORDS
 }
 
 fn link_density(words: u32, links: u32) -> f32 {
@@ -247,8 +275,8 @@ fn pick(doc: &Doc, s: &mut Scratch, out: &mut Vec<usize>) {
     let flag = |s: &mut Scratch, thread: bool| {
         for i in 0..n {
             let node = &doc.nodes[i];
-            let own =
-                is_furniture(node, thread) && (s.words[i] <= big || semantic_furniture(node.tag));
+            let own = is_furniture(node, thread, s.words[i])
+                && (s.words[i] <= big || semantic_furniture(node.tag));
             let p = node.parent as usize;
             s.bad[i] = own || (i > 0 && s.bad[p]);
         }
@@ -422,6 +450,20 @@ fn pick(doc: &Doc, s: &mut Scratch, out: &mut Vec<usize>) {
     if best == 0 || best_score <= 0.0 {
         return keep_clean(doc, s, out);
     }
+    // Rule 4b: a winner that is nearly all its parent holds (a wrapper around the text) stands
+    // for the parent, so the parent's siblings (the article's other parts, split by an ad slot or
+    // a "supported by" box) can join (readability climbs past a top candidate that is an only
+    // child). Not past a furniture-named parent: that is a page whose names were set aside.
+    loop {
+        let p = doc.nodes[best].parent as usize;
+        if p == 0 || doc.nodes[p].tag == Tag::Body || is_furniture(&doc.nodes[p], thread, 0) {
+            break;
+        }
+        if s.words[p] > s.words[best] + tune::WRAPPER_EXTRA_WORDS {
+            break;
+        }
+        best = p;
+    }
     // Rule 4: siblings.
     let parent = doc.nodes[best].parent as usize;
     let threshold = (best_score * s.tuning.sibling_share).max(10.0);
@@ -454,12 +496,17 @@ fn pick(doc: &Doc, s: &mut Scratch, out: &mut Vec<usize>) {
         }
         let node = &doc.nodes[i];
         let p = node.parent as usize;
-        let own = is_furniture(node, thread);
+        let own = is_furniture(node, thread, s.words[i]);
         inner_bad[i] = own || (s.keep[p] && inner_bad[p]);
     }
     for (bi, b) in doc.blocks.iter().enumerate() {
         let i = b.node as usize;
         if !s.keep[i] || inner_bad[i] {
+            continue;
+        }
+        // The block's own element may be furniture too (`<div class=byline>By ...</div>`).
+        let own = b.own as usize;
+        if own != i && own < n && is_furniture(&doc.nodes[own], thread, b.words) {
             continue;
         }
         if link_density(b.words, b.link_words) > tune::MAX_LINK_DENSITY {
@@ -524,7 +571,7 @@ fn headline_before(doc: &Doc, first: usize) -> Option<usize> {
     for bi in (0..first).rev().take(50) {
         let b = &doc.blocks[bi];
         if !matches!(
-            doc.nodes.get(b.node as usize).map(|n| n.tag),
+            doc.nodes.get(b.own as usize).map(|n| n.tag),
             Some(Tag::H(1..=3))
         ) {
             continue;
@@ -569,164 +616,4 @@ fn explain(doc: &Doc, s: &Scratch, best: usize, clean_words: u64) {
 }
 
 #[cfg(test)]
-mod tests {
-    use crate::{ExtractorBuilder, Method};
-
-    /// The `blocks` text of `html`.
-    pub(super) fn blocks(html: &str) -> String {
-        let mut ex = ExtractorBuilder::new()
-            .method(Method::Blocks)
-            .build()
-            .unwrap();
-        ex.html_text(html).1
-    }
-
-    pub(super) const PROSE: &str = "<p>The council voted on Tuesday to approve the new budget, which raises spending on schools, roads and parks by four percent.</p>\
-        <p>Critics said the plan, drafted in a hurry, leaves too little in reserve for the coming winter, and they promised to fight it.</p>\
-        <p>The mayor defended the vote, saying the city had waited long enough for repairs that residents had asked about for years.</p>";
-
-    #[test]
-    fn navigation_footer_and_link_lists_are_dropped() {
-        let html = format!(
-            "<html><head><title>Budget approved</title></head><body>\
-             <nav><a href=/>Home</a> <a href=/news>News</a> <a href=/sport>Sport</a></nav>\
-             <div class=main><h1>Budget approved</h1>{PROSE}\
-             <ul class=related><li><a href=/a>Other story one here</a><li><a href=/b>Other story two here</a></ul></div>\
-             <footer>Copyright 2024 The City Paper, all rights reserved, call us for more.</footer></body></html>"
-        );
-        let out = blocks(&html);
-        assert!(
-            out.starts_with("Budget approved\nThe council voted"),
-            "{out}"
-        );
-        assert!(out.contains("for years."));
-        for bad in ["Home", "Other story", "Copyright"] {
-            assert!(!out.contains(bad), "{bad} in {out}");
-        }
-    }
-
-    #[test]
-    fn comment_sections_and_share_widgets_are_dropped() {
-        let html = format!(
-            "<body><article>{PROSE}<div class=share-buttons><p>Share this article on your favourite social network, please do it now.</p></div></article>\
-             <div id=comments><p>I think this is a terrible decision, and the council should be ashamed of itself, frankly.</p>\
-             <p>Agreed, completely and totally, with the previous commenter, who said it so very well, thanks.</p></div></body>"
-        );
-        let out = blocks(&html);
-        assert!(
-            out.contains("The council voted") && out.contains("for years."),
-            "{out}"
-        );
-        assert!(
-            !out.contains("Share this") && !out.contains("terrible"),
-            "{out}"
-        );
-    }
-
-    #[test]
-    fn discussion_threads_keep_their_replies() {
-        // The opening post and the replies share one template (class `body`): a forum thread.
-        let mut html = String::from(
-            "<body><article><h1>Trip to Japan</h1><div class=body><p>We have never been to Japan, and wonder whether to plan it ourselves or take a tour. Any advice?</p></div></article><section id=replies>",
-        );
-        for i in 0..6 {
-            html.push_str(&format!(
-                "<article class=reply><div class=body><p>Reply {i}: we planned our own trip last spring, and it was easy, the trains are simple and people are kind.</p>\
-                 <p>Buy a rail pass before you go, and book the first hotel, then see how it feels after a few days.</p></div></article>"
-            ));
-        }
-        html.push_str("</section></body>");
-        let out = blocks(&html);
-        assert!(out.contains("never been to Japan"), "{out}");
-        assert!(
-            out.contains("Reply 0:") && out.contains("Reply 5:"),
-            "{out}"
-        );
-        // The same replies under a post with its own template are a comment section.
-        let blog = html.replace("<div class=body><p>We have", "<div class=entry><p>We have");
-        let out = blocks(&blog);
-        assert!(out.contains("never been to Japan"), "{out}");
-        assert!(!out.contains("Reply 0:"), "{out}");
-    }
-
-    #[test]
-    fn a_footer_stays_furniture_however_long() {
-        // A product page: short selling points, then a footer of legal footnotes that holds
-        // most of the page's prose.
-        let mut html = String::from("<body><main><h1>Watch</h1><div class=tiles>");
-        for i in 0..4 {
-            html.push_str(&format!("<div class=tile><p>Model {i}: the ultimate way to watch your health, from $399.</p></div>"));
-        }
-        html.push_str("</div></main><footer><ol>");
-        for i in 0..20 {
-            html.push_str(&format!("<li>Footnote {i}: financing is available to qualified customers, subject to credit approval, and terms vary.</li>"));
-        }
-        html.push_str("</ol></footer></body>");
-        let out = blocks(&html);
-        assert!(
-            out.contains("Model 0:") && out.contains("Model 3:"),
-            "{out}"
-        );
-        assert!(!out.contains("Footnote"), "{out}");
-    }
-
-    #[test]
-    fn pages_without_prose_keep_all_their_text() {
-        let out = blocks("<body><a href='javascript:'><p>abc</p><p>def</p>ghi</a></body>");
-        assert_eq!(out, "abc\ndef\nghi");
-        // One prose block is enough to filter: the link label goes.
-        let out = blocks("<body><p><a href=/x>Home</a></p><p>This paragraph is long enough to be prose, with a comma.</p></body>");
-        assert!(!out.contains("Home"), "{out}");
-    }
-
-    #[test]
-    fn an_article_split_over_several_containers_is_kept_whole() {
-        // Old layout: one section per table, the tables in cells of an outer table; the first
-        // section is long, the others short but as prose-like.
-        let long = "word ".repeat(75);
-        let mut html = String::from(
-            "<body><table><tr><td class=nav><a href=/>Home</a> <a href=/n>News</a></td><td>",
-        );
-        html.push_str(&format!(
-            "<table><tr><td><p>Part A, {long}end, one.</p><p>Part A, {long}end, two.</p></td></tr></table>"
-        ));
-        for i in 0..3 {
-            html.push_str(&format!(
-                "<table><tr><td><p>Part {i}: first, the council voted, on Tuesday, to approve the budget.</p>\
-                 <p>Then, critics said, the plan leaves, they think, too little in reserve.</p></td></tr></table>"
-            ));
-        }
-        html.push_str("</td></tr></table></body>");
-        let out = blocks(&html);
-        for i in 0..3 {
-            assert!(out.contains(&format!("Part {i}:")), "{i}: {out}");
-        }
-        assert!(out.contains("Part A"), "{out}");
-        assert!(!out.contains("Home"), "{out}");
-    }
-
-    #[test]
-    fn page_wide_wrapper_named_like_furniture_is_not_furniture() {
-        let html = format!("<body><div class='page has-sidebar'>{PROSE}</div><div class=sidebar><p>Ads and more ads, with offers.</p></div></body>");
-        let out = blocks(&html);
-        assert!(out.contains("The council voted"), "{out}");
-    }
-
-    #[test]
-    fn non_article_pages_keep_all_clean_blocks() {
-        // A listing: many short, equal entries in separate containers; none is "the" article.
-        let mut html = String::from("<body><nav><a href=/>Home</a><a href=/x>Menu</a></nav>");
-        for i in 0..12 {
-            html.push_str(&format!(
-                "<div class=card><h3>Event number {i}</h3><p>An opening at gallery {i}, with works by several artists, runs all month.</p></div>"
-            ));
-        }
-        html.push_str("</body>");
-        let out = blocks(&html);
-        assert!(
-            out.contains("gallery 0,") && out.contains("gallery 11,"),
-            "{out}"
-        );
-        assert!(!out.contains("Home"));
-    }
-}
+mod tests;

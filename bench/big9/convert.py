@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Builds bench/big9/pages.tar.xz from a checkout of github.com/MSVCode/ir-research-data.
+
+usage: bench/big9/convert.py REPO_DIR [--pages 100]
+
+Takes the Big9 set (Extraction/big5-{05,09,13,17}/{html,gold}: pages of nine news sites from
+2005, 2009, 2013 and 2017): the pages whose names (`<year>-<stem>`) have the SHA-1s that sort
+first (a fixed sample, not chosen by content), decoded and normalised as bench/chaos/convert.py
+does, split into `held/` and `tune/` by the same rule (the last hex digit of the name's SHA-1
+below 5 is held aside), in score_extraction.py's layout.
+"""
+import argparse
+import hashlib
+import io
+import os
+import re
+import sys
+import tarfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "chaos"))
+from convert import norm_truth, part, text_of  # noqa: E402
+
+YEARS = ("05", "09", "13", "17")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("repo")
+    ap.add_argument("--pages", type=int, default=100)
+    ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "pages.tar.xz"))
+    a = ap.parse_args()
+    pages = {}
+    for year in YEARS:
+        base = os.path.join(a.repo, "Extraction", "big5-" + year)
+        for name in os.listdir(os.path.join(base, "html")):
+            stem, ext = os.path.splitext(name)
+            gold = os.path.join(base, "gold", stem + ".txt")
+            if ext.lower() in (".htm", ".html") and os.path.exists(gold):
+                pages["20%s-%s" % (year, stem)] = (os.path.join(base, "html", name), gold)
+    chosen = sorted(pages, key=lambda s: hashlib.sha1(s.encode("utf-8")).hexdigest())
+    kept = 0
+    with tarfile.open(a.out, "w:xz", preset=9) as tar:
+        for stem in chosen:
+            if kept == a.pages:
+                break
+            html_path, gold_path = pages[stem]
+            with open(gold_path, "rb") as f:
+                truth = norm_truth(text_of(f.read()))
+            if not re.search(r"\w", truth):
+                continue
+            with open(html_path, "rb") as f:
+                html = text_of(f.read())
+            safe = re.sub(r"[^A-Za-z0-9_-]+", "_", stem).strip("_")
+            for path, body in ((f"{part(stem)}/html/{safe}.html", html), (f"{part(stem)}/truth/{safe}.txt", truth)):
+                data = body.encode("utf-8")
+                info = tarfile.TarInfo(path)
+                info.size = len(data)
+                info.mtime = 0
+                tar.addfile(info, io.BytesIO(data))
+            kept += 1
+    print(f"{kept} pages -> {a.out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
