@@ -24,11 +24,11 @@ pub struct Covered {
 /// Lazy greedy: a class's gain only falls as others are taken, so classes wait in a heap under
 /// their last known gain and a popped class whose gain is still current is the best (ties: the
 /// lowest class id, as the heap orders by gain, then by class id reversed).
-pub fn greedy_cover(holders: &[Vec<u32>]) -> Vec<Covered> {
+pub fn greedy_cover<L: AsRef<[u32]>>(holders: &[L]) -> Vec<Covered> {
     // class -> the shingles it holds (ascending, distinct).
     let mut sets: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
     for (i, hs) in holders.iter().enumerate() {
-        for &c in hs {
+        for &c in hs.as_ref() {
             let v = sets.entry(c).or_default();
             if v.last() != Some(&(i as u32)) {
                 v.push(i as u32);

@@ -92,96 +92,235 @@ pub struct PageVerdict {
     pub slice_and_dice: bool,
 }
 
-/// Whether borrowed shingles `holders` (of a page of `n` shingles) make the page stitched, at
-/// least `share` of them borrowed, counting only classes that share at least
-/// [`min_source_shingles`](JudgeConfig::min_source_shingles) of the page's shingles.
-fn rule(holders: &[Vec<u32>], n: f64, share: f64, cfg: &JudgeConfig) -> bool {
-    let mut shared: Vec<u32> = holders.iter().flatten().copied().collect();
-    shared.sort_unstable();
-    let evidenced = |c: &u32| {
-        let lo = shared.partition_point(|x| x < c);
-        let hi = shared.partition_point(|x| x <= c);
-        hi - lo >= cfg.min_source_shingles
-    };
-    let kept: Vec<Vec<u32>> = holders
-        .iter()
-        .map(|hs| hs.iter().copied().filter(evidenced).collect::<Vec<u32>>())
-        .filter(|hs| !hs.is_empty())
-        .collect();
-    let b = kept.len();
-    if b < cfg.min_borrowed || (b as f64) < share * n {
-        return false;
-    }
-    let sources = greedy_cover(&kept);
-    let largest = sources.iter().map(|c| c.shared).max().unwrap_or(0) as f64;
-    sources.len() >= cfg.min_sources && largest <= cfg.max_source_share * b as f64
+/// Lists of classes, one list per borrowed shingle, stored flat.
+#[derive(Debug, Default, Clone)]
+struct Lists {
+    classes: Vec<u32>,
+    ends: Vec<u32>,
 }
 
-/// Judges one page against the table, given the entries of its popular shingles
-/// ([`PopularTable::hits`]). `stitched[c]` marks classes already judged
-/// slice-and-dice (empty: none): text a page shares only with such pages is not counted as
-/// borrowed when deciding, for the pages a stitched page quoted share its sentences too, and
-/// they are its sources, not stitches (the covering set still names every holder).
-pub fn judge(
-    page: &PageInput<'_>,
-    hits: &[u32],
-    table: &PopularTable,
-    cfg: &JudgeConfig,
-    stitched: &[bool],
-) -> PageVerdict {
-    let mut popular = 0u32;
-    let mut template = 0u32;
-    let mut holders: Vec<Vec<u32>> = Vec::new();
-    let mut first_page: Vec<(u32, u32)> = Vec::new(); // (class, page), to name each class
-    for &hit in hits {
-        let Some(p) = table.phrases.get(hit as usize) else {
-            continue;
-        };
-        // Every table entry is in two classes at least, so in one besides the page's own.
-        popular += 1;
-        if p.is_template(cfg.max_classes)
-            || p.holders
-                .iter()
-                .any(|h| h.0 != page.class && h.1 == page.host)
-        {
-            template += 1;
-            continue;
-        }
-        let mut hs = Vec::new();
-        for &(c, _, d) in p.holders.iter().filter(|h| h.0 != page.class) {
-            hs.push(c);
-            if let Err(i) = first_page.binary_search_by_key(&c, |x| x.0) {
-                first_page.insert(i, (c, d));
+impl Lists {
+    fn clear(&mut self) {
+        self.classes.clear();
+        self.ends.clear();
+    }
+
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Ends the list being pushed.
+    fn close(&mut self) {
+        self.ends.push(self.classes.len() as u32);
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &[u32]> + '_ {
+        let mut start = 0usize;
+        self.ends.iter().map(move |&e| {
+            let list = &self.classes[start..e as usize];
+            start = e as usize;
+            list
+        })
+    }
+
+    /// The lists of `from`, each keeping the classes `keep` accepts, empty lists left out.
+    fn filtered(&mut self, from: &Lists, keep: impl Fn(u32) -> bool) {
+        self.clear();
+        for list in from.iter() {
+            let before = self.classes.len();
+            self.classes
+                .extend(list.iter().copied().filter(|&c| keep(c)));
+            if self.classes.len() > before {
+                self.close();
             }
         }
-        holders.push(hs);
     }
-    let borrowed = holders.len() as u32;
-    let is_stitched = |c: u32| stitched.get(c as usize).copied().unwrap_or(false);
-    let independent: Vec<Vec<u32>> = holders
-        .iter()
-        .map(|hs| {
-            hs.iter()
-                .copied()
-                .filter(|&c| !is_stitched(c))
-                .collect::<Vec<u32>>()
+}
+
+/// Judges pages against one table ([`judge`] for one page), reusing its buffers: one per thread.
+#[derive(Debug)]
+pub struct Judge<'t> {
+    table: &'t PopularTable,
+    cfg: &'t JudgeConfig,
+    /// The classes (besides the page's own) holding each borrowed shingle.
+    holders: Lists,
+    /// Those not themselves stitched.
+    independent: Lists,
+    /// Scratch of [`Judge::rule`].
+    kept: Lists,
+    sorted: Vec<u32>,
+}
+
+impl<'t> Judge<'t> {
+    /// A judge of pages against `table` under `cfg`.
+    pub fn new(table: &'t PopularTable, cfg: &'t JudgeConfig) -> Self {
+        Judge {
+            table,
+            cfg,
+            holders: Lists::default(),
+            independent: Lists::default(),
+            kept: Lists::default(),
+            sorted: Vec::new(),
+        }
+    }
+
+    /// Whether borrowed shingles `lists` (of a page of `n` shingles) make the page stitched, at
+    /// least `share` of them borrowed, counting only classes that share at least
+    /// [`min_source_shingles`](JudgeConfig::min_source_shingles) of the page's shingles.
+    fn rule(
+        cfg: &JudgeConfig,
+        lists: &Lists,
+        n: f64,
+        share: f64,
+        kept: &mut Lists,
+        sorted: &mut Vec<u32>,
+    ) -> bool {
+        // Leaving classes out only shortens the lists: too few lists are too few kept.
+        let most = lists.len();
+        if most < cfg.min_borrowed || (most as f64) < share * n {
+            return false;
+        }
+        sorted.clear();
+        sorted.extend_from_slice(&lists.classes);
+        sorted.sort_unstable();
+        let evidenced = |c: u32| {
+            let lo = sorted.partition_point(|&x| x < c);
+            let hi = sorted.partition_point(|&x| x <= c);
+            hi - lo >= cfg.min_source_shingles
+        };
+        kept.filtered(lists, evidenced);
+        let b = kept.len();
+        if b < cfg.min_borrowed || (b as f64) < share * n {
+            return false;
+        }
+        let sources = greedy_cover(&kept.iter().collect::<Vec<_>>());
+        let largest = sources.iter().map(|c| c.shared).max().unwrap_or(0) as f64;
+        sources.len() >= cfg.min_sources && largest <= cfg.max_source_share * b as f64
+    }
+
+    /// Judges one page, given the entries of its popular shingles ([`PopularTable::hits`]).
+    /// `stitched[c]` marks classes already judged slice-and-dice (empty: none): text a page
+    /// shares only with such pages is not counted as borrowed when deciding, for the pages a
+    /// stitched page quoted share its sentences too, and they are its sources, not stitches (the
+    /// covering set still names every holder).
+    pub fn judge(&mut self, page: &PageInput<'_>, hits: &[u32], stitched: &[bool]) -> PageVerdict {
+        self.verdict(page, hits, stitched, false)
+            .expect("a verdict is always given when not only asked for changes")
+    }
+
+    /// Judges a page again once `stitched` is known: `None` when none of the classes it
+    /// borrows from is stitched, so its verdict is the one [`judge`](Self::judge) gave it with
+    /// no class stitched.
+    pub fn rejudge(
+        &mut self,
+        page: &PageInput<'_>,
+        hits: &[u32],
+        stitched: &[bool],
+    ) -> Option<PageVerdict> {
+        self.verdict(page, hits, stitched, true)
+    }
+
+    fn verdict(
+        &mut self,
+        page: &PageInput<'_>,
+        hits: &[u32],
+        stitched: &[bool],
+        only_changes: bool,
+    ) -> Option<PageVerdict> {
+        let (table, cfg) = (self.table, self.cfg);
+        let mut popular = 0u32;
+        let mut template = 0u32;
+        self.holders.clear();
+        for &hit in hits {
+            let Some(p) = table.phrases.get(hit as usize) else {
+                continue;
+            };
+            // Every table entry is in two classes at least, so in one besides the page's own.
+            popular += 1;
+            if p.is_template(cfg.max_classes)
+                || p.holders
+                    .iter()
+                    .any(|h| h.0 != page.class && h.1 == page.host)
+            {
+                template += 1;
+                continue;
+            }
+            self.holders
+                .classes
+                .extend(p.holders.iter().filter(|h| h.0 != page.class).map(|h| h.0));
+            self.holders.close();
+        }
+        let borrowed = self.holders.len() as u32;
+        let is_stitched = |c: u32| stitched.get(c as usize).copied().unwrap_or(false);
+        self.independent
+            .filtered(&self.holders, |c| !is_stitched(c));
+        // No class left out: the lists are what they are with none stitched.
+        if only_changes && self.independent.classes.len() == self.holders.classes.len() {
+            return None;
+        }
+        let n = page.shingles.len().max(1) as f64;
+        let (kept, sorted) = (&mut self.kept, &mut self.sorted);
+        let own_rule = Self::rule(
+            cfg,
+            &self.independent,
+            n,
+            cfg.min_borrowed_share,
+            kept,
+            sorted,
+        );
+        // A page mostly made of borrowed text is stitched whoever else holds it: a farm of
+        // stitched pages sharing sentences only among themselves is one.
+        let slice_and_dice = own_rule
+            || (self.independent.len() < self.holders.len()
+                && Self::rule(cfg, &self.holders, n, cfg.self_evident_share, kept, sorted));
+        let cover = if slice_and_dice {
+            self.cover(page, hits, &is_stitched)
+        } else {
+            Vec::new()
+        };
+        Some(PageVerdict {
+            shingles: page.shingles.len() as u32,
+            popular,
+            template,
+            borrowed,
+            independent: self.independent.len() as u32,
+            cover,
+            slice_and_dice,
         })
-        .filter(|hs| !hs.is_empty())
-        .collect();
-    let n = page.shingles.len().max(1) as f64;
-    let own_rule = rule(&independent, n, cfg.min_borrowed_share, cfg);
-    // A page mostly made of borrowed text is stitched whoever else holds it: a farm of stitched
-    // pages sharing sentences only among themselves is one.
-    let slice_and_dice = own_rule
-        || (independent.len() < holders.len() && rule(&holders, n, cfg.self_evident_share, cfg));
-    let own = independent.len();
-    // The covering set names sources not themselves stitched first, then, for what only
-    // stitched pages hold, those.
-    let cover: Vec<(Covered, u32)> = if slice_and_dice {
-        let rest: Vec<Vec<u32>> = holders
+    }
+
+    /// The covering set of a stitched page: sources not themselves stitched first, then, for
+    /// what only stitched pages hold, those; each class named by the first page the page's
+    /// popular shingles (in order) give for it.
+    fn cover(
+        &self,
+        page: &PageInput<'_>,
+        hits: &[u32],
+        is_stitched: &impl Fn(u32) -> bool,
+    ) -> Vec<(Covered, u32)> {
+        let mut first_page: Vec<(u32, u32)> = Vec::new(); // (class, page), ascending by class
+        for p in hits
+            .iter()
+            .filter_map(|&h| self.table.phrases.get(h as usize))
+        {
+            if p.is_template(self.cfg.max_classes)
+                || p.holders
+                    .iter()
+                    .any(|h| h.0 != page.class && h.1 == page.host)
+            {
+                continue;
+            }
+            for &(c, _, d) in p.holders.iter().filter(|h| h.0 != page.class) {
+                if let Err(i) = first_page.binary_search_by_key(&c, |x| x.0) {
+                    first_page.insert(i, (c, d));
+                }
+            }
+        }
+        let independent: Vec<&[u32]> = self.independent.iter().collect();
+        let rest: Vec<&[u32]> = self
+            .holders
             .iter()
             .filter(|hs| hs.iter().all(|&c| is_stitched(c)))
-            .cloned()
             .collect();
         greedy_cover(&independent)
             .into_iter()
@@ -193,16 +332,17 @@ pub fn judge(
                 (c, d)
             })
             .collect()
-    } else {
-        Vec::new()
-    };
-    PageVerdict {
-        shingles: page.shingles.len() as u32,
-        popular,
-        template,
-        borrowed,
-        independent: own as u32,
-        cover,
-        slice_and_dice,
     }
+}
+
+/// Judges one page against the table, given the entries of its popular shingles
+/// ([`PopularTable::hits`]); see [`Judge::judge`] (which reuses its buffers across pages).
+pub fn judge(
+    page: &PageInput<'_>,
+    hits: &[u32],
+    table: &PopularTable,
+    cfg: &JudgeConfig,
+    stitched: &[bool],
+) -> PageVerdict {
+    Judge::new(table, cfg).judge(page, hits, stitched)
 }

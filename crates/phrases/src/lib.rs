@@ -65,7 +65,7 @@ use crawlsift_common::parallel::in_parallel;
 use serde::Serialize;
 
 pub use cover::{greedy_cover, Covered};
-pub use judge::{judge, JudgeConfig, PageVerdict};
+pub use judge::{judge, Judge, JudgeConfig, PageVerdict};
 pub use popular::{ChanceModel, PageInput, Popular, PopularTable};
 pub use repeats::{DropReport, SentenceFilter};
 pub use sketch::{Sketch, SketchConfig, Sketcher};
@@ -85,24 +85,15 @@ pub struct Analysis {
 /// answer for any thread count).
 pub fn analyze(pages: &[PageInput<'_>], cfg: &JudgeConfig, threads: usize) -> Analysis {
     let table = PopularTable::build(pages, cfg.max_classes.max(1), threads);
-    let hits: Vec<Vec<u32>> = in_parallel(threads, pages, |chunk| {
+    let order: Vec<usize> = (0..pages.len()).collect();
+    let first: Vec<PageVerdict> = in_parallel(threads, &order, |chunk| {
+        let mut j = Judge::new(&table, cfg);
         chunk
             .iter()
-            .map(|p| table.hits(p.shingles))
+            .map(|&i| j.judge(&pages[i], table.page_hits(i), &[]))
             .collect::<Vec<_>>()
     })
     .concat();
-    let order: Vec<usize> = (0..pages.len()).collect();
-    let pass = |order: &[usize], stitched: &[bool]| {
-        in_parallel(threads, order, |chunk| {
-            chunk
-                .iter()
-                .map(|&i| judge(&pages[i], &hits[i], &table, cfg, stitched))
-                .collect::<Vec<_>>()
-        })
-        .concat()
-    };
-    let first: Vec<PageVerdict> = pass(&order, &[]);
     let classes = pages
         .iter()
         .map(|p| p.class as usize + 1)
@@ -115,15 +106,24 @@ pub fn analyze(pages: &[PageInput<'_>], cfg: &JudgeConfig, threads: usize) -> An
         }
     }
     // Leaving out holders only takes borrowed shingles away: a page with too few to be stitched
-    // in the first pass keeps its verdict.
+    // in the first pass keeps its verdict, and so does a page borrowing from no stitched class.
     let again: Vec<usize> = order
-        .iter()
-        .copied()
+        .into_iter()
         .filter(|&i| first[i].borrowed as usize >= cfg.min_borrowed)
         .collect();
+    let changed: Vec<Option<PageVerdict>> = in_parallel(threads, &again, |chunk| {
+        let mut j = Judge::new(&table, cfg);
+        chunk
+            .iter()
+            .map(|&i| j.rejudge(&pages[i], table.page_hits(i), &stitched))
+            .collect::<Vec<_>>()
+    })
+    .concat();
     let mut verdicts = first;
-    for (&i, v) in again.iter().zip(pass(&again, &stitched)) {
-        verdicts[i] = v;
+    for (&i, v) in again.iter().zip(changed) {
+        if let Some(v) = v {
+            verdicts[i] = v;
+        }
     }
     Analysis {
         table,

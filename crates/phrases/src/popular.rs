@@ -17,9 +17,12 @@
 //! one page, a phrase is also template when another class *on the page's own host* holds it (a
 //! site's sibling pages sharing a skeleton). Everything else is borrowed.
 //!
-//! The table is built in 16 parts by the shingles' top bits, each part sorted on its own (memory:
-//! one part's (shingle, page) pairs at a time per thread) and concatenated in part order,
-//! so it is sorted by shingle and the same for any thread count.
+//! The table is built in 16 parts by the shingles' top 4 bits, each part on its own (memory: one
+//! part's (shingle, page) pairs at a time per thread) and concatenated in part order, so it is
+//! sorted by shingle and the same for any thread count. A part is sorted by a radix pass on the
+//! next bits (shingles are uniform hashes, so a bucket holds one or two) rather than a comparison
+//! sort, and the pages of each popular shingle are noted as they are found, so every page's popular
+//! shingles ([`PopularTable::page_hits`]) come without looking anything up.
 
 use crawlsift_common::parallel::in_parallel;
 use serde::Serialize;
@@ -73,7 +76,7 @@ pub struct ChanceModel {
     pub expected_by_chance: f64,
 }
 
-/// The popular shingles of a corpus, sorted by shingle.
+/// The popular shingles of a corpus, sorted by shingle, and each page's popular shingles.
 #[derive(Debug, Clone)]
 pub struct PopularTable {
     /// Popular shingles, ascending.
@@ -85,8 +88,20 @@ pub struct PopularTable {
     starts: Vec<u32>,
     /// Bits of a key that pick its bucket.
     bucket_bits: u32,
+    /// `hits[hit_starts[d]..hit_starts[d + 1]]`: the entries of page d's popular shingles.
+    hit_starts: Vec<usize>,
+    /// Every page's entries, page after page, each page's ascending.
+    hits: Vec<u32>,
     /// The chance model.
     pub chance: ChanceModel,
+}
+
+/// What one part of the table gives: its popular shingles (ascending), its distinct shingle
+/// count, and `(page, entry in the part)` for every page of every popular shingle.
+struct Part {
+    phrases: Vec<Popular>,
+    distinct: u64,
+    hits: Vec<(u32, u32)>,
 }
 
 impl PopularTable {
@@ -95,15 +110,41 @@ impl PopularTable {
     pub fn build(pages: &[PageInput<'_>], max_classes: usize, threads: usize) -> Self {
         let parts: Vec<u64> = (0..PARTS).collect();
         let built = in_parallel(threads, &parts, |ps| {
+            // Where each page's shingles of the chunk's first part begin.
+            let lo = ps.first().map_or(0, |&p| p << 60);
+            let mut cursors: Vec<usize> = pages
+                .iter()
+                .map(|page| page.shingles.partition_point(|&x| x < lo))
+                .collect();
             ps.iter()
-                .map(|&p| part(pages, p, max_classes))
+                .map(|&p| part(pages, &mut cursors, p, max_classes))
                 .collect::<Vec<_>>()
         });
         let mut phrases = Vec::new();
         let mut distinct = 0u64;
-        for (pop, d) in built.into_iter().flatten() {
-            phrases.extend(pop);
-            distinct += d;
+        // Pages' hits, bucketed by page (a counting sort, stable: each page's entries stay in
+        // part order, then shingle order, so ascending).
+        let mut hit_starts = vec![0usize; pages.len() + 1];
+        let built: Vec<Part> = built.into_iter().flatten().collect();
+        for part in &built {
+            for &(d, _) in &part.hits {
+                hit_starts[d as usize + 1] += 1;
+            }
+        }
+        for d in 0..pages.len() {
+            hit_starts[d + 1] += hit_starts[d];
+        }
+        let mut next = hit_starts.clone();
+        let mut hits = vec![0u32; hit_starts[pages.len()]];
+        for part in built {
+            let base = phrases.len() as u32;
+            for (d, i) in part.hits {
+                let slot = &mut next[d as usize];
+                hits[*slot] = base + i;
+                *slot += 1;
+            }
+            phrases.extend(part.phrases);
+            distinct += part.distinct;
         }
         let d = distinct as f64;
         let keys: Vec<u64> = phrases.iter().map(|p| p.shingle).collect();
@@ -126,6 +167,8 @@ impl PopularTable {
             starts,
             bucket_bits,
             phrases,
+            hit_starts,
+            hits,
             chance: ChanceModel {
                 model: "a shingle is popular when sampled in at least 2 equivalence classes: \
                         64-bit phrase hashes agree across classes by chance only through a \
@@ -164,70 +207,154 @@ impl PopularTable {
             .filter_map(|&s| self.index(s).map(|i| i as u32))
             .collect()
     }
+
+    /// The entries of the popular shingles of page `page` of the pages the table was built from
+    /// (what [`hits`](Self::hits) gives for its shingles); empty for a page it does not know.
+    pub fn page_hits(&self, page: usize) -> &[u32] {
+        match (self.hit_starts.get(page), self.hit_starts.get(page + 1)) {
+            (Some(&a), Some(&b)) => &self.hits[a..b],
+            _ => &[],
+        }
+    }
 }
 
-/// One part of the table: its popular shingles (ascending) and its distinct shingle count.
-fn part(pages: &[PageInput<'_>], p: u64, max_classes: usize) -> (Vec<Popular>, u64) {
-    let lo = p << 60;
+/// Bits of the first radix pass over a part's pairs: few enough buckets that each one's next
+/// slot stays in cache while pairs are scattered.
+const FIRST_BITS: u32 = 8;
+
+/// One part of the table: the shingles whose top 4 bits are `p`. `cursors[d]` is where page d's
+/// shingles of this part begin (the end of its previous part's), moved to their end.
+fn part(pages: &[PageInput<'_>], cursors: &mut [usize], p: u64, max_classes: usize) -> Part {
     let hi = if p + 1 == PARTS {
         u64::MAX
     } else {
         ((p + 1) << 60) - 1
     };
-    // (shingle, page) pairs, sorted by shingle alone: most shingles are in one page, so only
-    // runs of two or more look up their pages' classes and hosts.
-    let mut pairs: Vec<(u64, u32)> = Vec::new();
-    for (doc, page) in pages.iter().enumerate() {
-        let s = page.shingles;
-        let start = s.partition_point(|&x| x < lo);
-        for &x in s[start..].iter().take_while(|&&x| x <= hi) {
-            pairs.push((x, doc as u32));
+    // Each page's shingles in the part, and the pairs of each first-pass bucket.
+    let first = |x: u64| ((x << 4) >> (64 - FIRST_BITS)) as usize;
+    let mut counts = [0usize; (1 << FIRST_BITS) + 1];
+    let ranges: Vec<(usize, usize)> = pages
+        .iter()
+        .zip(cursors.iter_mut())
+        .map(|(page, cursor)| {
+            let s = page.shingles;
+            let a = (*cursor).min(s.len());
+            let mut b = a;
+            while b < s.len() && s[b] <= hi {
+                counts[first(s[b]) + 1] += 1;
+                b += 1;
+            }
+            *cursor = b;
+            (a, b)
+        })
+        .collect();
+    for i in 1..counts.len() {
+        counts[i] += counts[i - 1];
+    }
+    let n = counts[1 << FIRST_BITS];
+    let mut next = counts;
+    let mut pairs: Vec<(u64, u32)> = vec![(0, 0); n];
+    for (doc, (page, &(a, b))) in pages.iter().zip(&ranges).enumerate() {
+        for &x in &page.shingles[a..b] {
+            let slot = &mut next[first(x)];
+            pairs[*slot] = (x, doc as u32);
+            *slot += 1;
         }
     }
-    pairs.sort_unstable_by_key(|p| p.0);
-    let mut out = Vec::new();
-    let mut distinct = 0u64;
+    drop(ranges);
+    let mut out = Part {
+        phrases: Vec::new(),
+        distinct: 0,
+        hits: Vec::new(),
+    };
+    let mut scratch = Vec::new();
     let mut run: Vec<(u64, u32, u32, u32)> = Vec::new();
-    for same in pairs.chunk_by(|a, b| a.0 == b.0) {
-        distinct += 1;
-        if same.len() < 2 {
-            continue;
+    for w in counts.windows(2) {
+        let bucket = &pairs[w[0]..w[1]];
+        // A second pass, in cache: about two pairs a bucket, then each sorted by shingle.
+        let bits = bucket.len().max(1).ilog2().saturating_sub(1);
+        let second = |x: u64| {
+            if bits == 0 {
+                0
+            } else {
+                ((x << (4 + FIRST_BITS)) >> (64 - bits)) as usize
+            }
+        };
+        let mut starts = vec![0usize; (1 << bits) + 1];
+        for &(x, _) in bucket {
+            starts[second(x) + 1] += 1;
         }
-        run.clear();
-        run.extend(same.iter().map(|&(x, d)| {
-            let p = &pages[d as usize];
-            (x, p.class, p.host, d)
-        }));
-        run.sort_unstable();
-        let pages = run.len() as u32;
-        // Sorted by (class, host, doc): the first triple of each class names it.
-        let mut holders: Vec<(u32, u32, u32)> = Vec::new();
-        let mut classes = 0u32;
-        let mut last = None;
-        for &(_, c, h, d) in &run {
-            if last != Some(c) {
-                classes += 1;
-                last = Some(c);
-                if holders.len() < max_classes {
-                    holders.push((c, h, d));
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        scratch.clear();
+        scratch.resize(bucket.len(), (0u64, 0u32));
+        let mut next = starts.clone();
+        for &(x, d) in bucket {
+            let slot = &mut next[second(x)];
+            scratch[*slot] = (x, d);
+            *slot += 1;
+        }
+        for v in starts.windows(2) {
+            let same_bits = &mut scratch[v[0]..v[1]];
+            if same_bits.len() < 2 {
+                out.distinct += same_bits.len() as u64;
+                continue;
+            }
+            same_bits.sort_unstable_by_key(|p| p.0);
+            // Most shingles are in one page, so only runs of two or more look up their pages'
+            // classes and hosts.
+            for same in same_bits.chunk_by(|a, b| a.0 == b.0) {
+                out.distinct += 1;
+                if same.len() < 2 {
+                    continue;
+                }
+                run.clear();
+                run.extend(same.iter().map(|&(x, d)| {
+                    let p = &pages[d as usize];
+                    (x, p.class, p.host, d)
+                }));
+                run.sort_unstable();
+                if let Some(pop) = popular(&run, max_classes) {
+                    let entry = out.phrases.len() as u32;
+                    out.hits.extend(run.iter().map(|t| (t.3, entry)));
+                    out.phrases.push(pop);
                 }
             }
         }
-        if classes < 2 {
-            continue;
-        }
-        let mut hosts: Vec<u32> = run.iter().map(|t| t.2).collect();
-        hosts.sort_unstable();
-        hosts.dedup();
-        out.push(Popular {
-            shingle: run[0].0,
-            classes,
-            pages,
-            hosts: hosts.len() as u32,
-            holders,
-        });
     }
-    (out, distinct)
+    out
+}
+
+/// The popular entry of one shingle from its `(shingle, class, host, page)` holders, sorted;
+/// `None` when they are all of one class.
+fn popular(run: &[(u64, u32, u32, u32)], max_classes: usize) -> Option<Popular> {
+    // Sorted by (class, host, page): the first triple of each class names it.
+    let mut holders: Vec<(u32, u32, u32)> = Vec::new();
+    let mut classes = 0u32;
+    let mut last = None;
+    for &(_, c, h, d) in run {
+        if last != Some(c) {
+            classes += 1;
+            last = Some(c);
+            if holders.len() < max_classes {
+                holders.push((c, h, d));
+            }
+        }
+    }
+    if classes < 2 {
+        return None;
+    }
+    let mut hosts: Vec<u32> = run.iter().map(|t| t.2).collect();
+    hosts.sort_unstable();
+    hosts.dedup();
+    Some(Popular {
+        shingle: run[0].0,
+        classes,
+        pages: run.len() as u32,
+        hosts: hosts.len() as u32,
+        holders,
+    })
 }
 
 #[cfg(test)]
@@ -286,6 +413,12 @@ mod tests {
                 prop_assert_eq!(t.get(*s).is_some(), holders >= 2);
             }
             prop_assert!(t.get(1).is_none());
+            // The hits noted while building are the ones a lookup finds.
+            for (i, s) in sketches.iter().enumerate() {
+                let found = t.hits(s);
+                prop_assert_eq!(t.page_hits(i), found.as_slice());
+            }
+            prop_assert!(t.page_hits(sketches.len()).is_empty());
         }
     }
 

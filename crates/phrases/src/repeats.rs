@@ -24,10 +24,10 @@
 //! dropped.
 
 use std::collections::HashSet;
-use std::hash::{DefaultHasher, Hash, Hasher};
 
 use crawlsift_common::limits;
 use serde::Serialize;
+use xxhash_rust::xxh3::xxh3_64;
 
 /// What dropping repeated sentences removed, for `report.json`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -57,6 +57,8 @@ pub struct SentenceFilter {
     cap: usize,
     min_words: usize,
     report: DropReport,
+    /// Scratch of [`key`].
+    buf: String,
 }
 
 impl Default for SentenceFilter {
@@ -95,21 +97,24 @@ fn sentences(line: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// The hash of a sentence's normalised words and their count.
-fn key(sentence: &str) -> (u64, usize) {
-    let mut h = DefaultHasher::new();
+/// The hash of a sentence's normalised words and their count: the words lowercased, each followed
+/// by a space, in `buf`, hashed at once (XXH3) rather than a hasher call per character.
+fn key(sentence: &str, buf: &mut String) -> (u64, usize) {
+    buf.clear();
     let mut words = 0;
     for w in sentence
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
     {
-        for c in w.chars().flat_map(char::to_lowercase) {
-            c.hash(&mut h);
+        if w.is_ascii() {
+            buf.extend(w.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+        } else {
+            buf.extend(w.chars().flat_map(char::to_lowercase));
         }
-        ' '.hash(&mut h);
+        buf.push(' ');
         words += 1;
     }
-    (h.finish(), words)
+    (xxh3_64(buf.as_bytes()), words)
 }
 
 impl SentenceFilter {
@@ -119,6 +124,7 @@ impl SentenceFilter {
             seen: HashSet::new(),
             cap,
             min_words: limits::PHRASE_WORDS,
+            buf: String::new(),
             report: DropReport {
                 rule: format!(
                     "a sentence of {} words or more whose lowercased words an earlier kept \
@@ -144,7 +150,7 @@ impl SentenceFilter {
             for (a, b) in sentences(body) {
                 let s = &body[a..b];
                 self.report.sentences += 1;
-                let (h, words) = key(s);
+                let (h, words) = key(s, &mut self.buf);
                 if words < self.min_words {
                     if words > 0 {
                         self.report.short_sentences += 1;

@@ -46,10 +46,74 @@ impl Default for SketchConfig {
 /// of the sampled ones.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Sketch {
-    /// Shingles (phrase hashes), ascending, distinct.
+    /// Shingles (phrase hashes), ascending, distinct (little-endian bytes when serialised: one
+    /// copy, where a varint a shingle cost checkpoints more than the rest of a record).
+    #[serde(with = "le_words")]
     pub shingles: Box<[u64]>,
-    /// `(shingle, its words)` for the shingles in the words sample.
-    pub words: Vec<(u64, String)>,
+    /// The words of the shingles in the words sample, in shingle order, a phrase a line (one
+    /// string a page, not one a phrase: a page samples dozens).
+    pub phrases: String,
+    /// The words sample: shingles whose hash is a multiple of it keep their words.
+    pub sample: u64,
+}
+
+impl Sketch {
+    /// `(shingle, its words)` for the shingles in the words sample, ascending.
+    pub fn words(&self) -> impl Iterator<Item = (u64, &str)> + '_ {
+        let sample = self.sample.max(1);
+        self.shingles
+            .iter()
+            .copied()
+            .filter(move |h| h % sample == 0)
+            .zip(self.phrases.split('\n'))
+    }
+}
+
+/// Serde of shingles as the bytes of their little-endian words.
+mod le_words {
+    use serde::de::{Error, SeqAccess, Visitor};
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(words: &[u64], s: S) -> Result<S::Ok, S::Error> {
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        s.serialize_bytes(&bytes)
+    }
+
+    struct Words;
+
+    impl<'de> Visitor<'de> for Words {
+        type Value = Box<[u64]>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("bytes of little-endian 64-bit words")
+        }
+
+        fn visit_bytes<E: Error>(self, bytes: &[u8]) -> Result<Self::Value, E> {
+            if !bytes.len().is_multiple_of(8) {
+                return Err(E::invalid_length(bytes.len(), &self));
+            }
+            Ok(bytes
+                .chunks_exact(8)
+                .map(|c| {
+                    let mut w = [0u8; 8];
+                    w.copy_from_slice(c);
+                    u64::from_le_bytes(w)
+                })
+                .collect())
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let mut bytes = Vec::new();
+            while let Some(b) = seq.next_element::<u8>()? {
+                bytes.push(b);
+            }
+            self.visit_bytes(&bytes)
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Box<[u64]>, D::Error> {
+        d.deserialize_bytes(Words)
+    }
 }
 
 /// Computes [`Sketch`]es, reusing its buffers (one per thread).
@@ -147,27 +211,33 @@ impl Sketcher {
         let n = word_fps.len().min(norm.spans().len());
         let k = self.roller.k();
         let mut shingles: Vec<u64> = Vec::with_capacity(n.min(bins.len()));
-        let mut words = Vec::new();
+        let mut phrases = String::new();
+        let mut sampled = 0usize;
         let spans = norm.spans();
         let text = norm.text();
         // An empty bin keeps u64::MAX, which no phrase hashes to but by a 2^-64 chance.
         for &(h, start) in bins.iter().filter(|b| b.0 != u64::MAX) {
             shingles.push(h);
             if n > 0 && h % self.words_sample == 0 {
-                let phrase: Vec<&str> = (0..k)
-                    .map(|j| {
-                        let (a, b) = spans[(start as usize + j) % n];
-                        text.get(a as usize..b as usize).unwrap_or("")
-                    })
-                    .collect();
-                words.push((h, phrase.join(" ")));
+                if sampled > 0 {
+                    phrases.push('\n');
+                }
+                sampled += 1;
+                for j in 0..k {
+                    let (a, b) = spans[(start as usize + j) % n];
+                    if j > 0 {
+                        phrases.push(' ');
+                    }
+                    phrases.push_str(text.get(a as usize..b as usize).unwrap_or(""));
+                }
             }
         }
         // Bins are in hash order already (a bin is the hash's top bits).
         debug_assert!(shingles.windows(2).all(|w| w[0] < w[1]));
         Sketch {
             shingles: shingles.into(),
-            words,
+            phrases,
+            sample: self.words_sample,
         }
     }
 }
@@ -223,14 +293,32 @@ mod tests {
         let common = a.shingles.iter().filter(|x| b.shingles.contains(x)).count();
         // 12 words give 8 phrases wholly inside the sentence; with 4096 bins each is kept.
         assert_eq!(common, 8);
-        let words: Vec<&String> = a
-            .words
-            .iter()
+        let words: Vec<&str> = a
+            .words()
             .filter(|(h, _)| b.shingles.contains(h))
             .map(|(_, w)| w)
             .collect();
-        assert!(words
-            .iter()
-            .any(|w| w.as_str() == "the harbour council met on"));
+        assert!(words.contains(&"the harbour council met on"));
+        assert_eq!(a.words().count(), a.phrases.split('\n').count());
+    }
+
+    #[test]
+    fn a_sketch_travels_through_a_checkpoint_whole() {
+        let mut s = Sketcher::new(&SketchConfig {
+            words_sample: 2,
+            ..SketchConfig::default()
+        });
+        let sk = s.sketch("one two three four five six seven eight nine ten eleven twelve");
+        assert!(sk.words().count() > 0);
+        let bytes = postcard::to_allocvec(&sk).unwrap();
+        // 8 bytes a shingle, not a varint of up to 10.
+        assert!(bytes.len() < sk.shingles.len() * 8 + sk.phrases.len() + 16);
+        let back: Sketch = postcard::from_bytes(&bytes).unwrap();
+        assert_eq!(back, sk);
+        let words: Vec<(u64, &str)> = back.words().collect();
+        assert_eq!(words, sk.words().collect::<Vec<_>>());
+        // Bytes that are not whole words are refused, not misread.
+        let odd = postcard::to_allocvec(&(&[1u8, 2, 3][..], "", 1u64)).unwrap();
+        assert!(postcard::from_bytes::<Sketch>(&odd).is_err());
     }
 }

@@ -29,9 +29,9 @@ use crate::output::AtomicFile;
 pub const CHECKPOINT_DIR: &str = ".checkpoint";
 
 /// The layout of checkpoint entries. 2: fingerprints carry the wide bytes of their MinHash rows
-/// (`Fingerprint::minhash_wide`). A run whose `run.json` names another layout (or none: 1) is
-/// not resumed.
-pub const CHECKPOINT_FORMAT: u32 = 2;
+/// (`Fingerprint::minhash_wide`). 3: phrase sketches keep their shingles as bytes and their words
+/// in one string. A run whose `run.json` names another layout (or none: 1) is not resumed.
+pub const CHECKPOINT_FORMAT: u32 = 3;
 
 /// What makes two runs the same run: everything that changes the outputs (not `--threads`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

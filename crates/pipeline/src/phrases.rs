@@ -34,14 +34,14 @@ pub struct PhraseStore {
 impl PhraseStore {
     /// Keeps the next document's sketch (`None`: a page without one, as if empty).
     pub fn push(&mut self, sketch: Option<Sketch>) {
-        let Sketch { shingles, words } = sketch.unwrap_or_default();
-        self.sketches.push(shingles);
-        for (h, w) in words {
+        let sketch = sketch.unwrap_or_default();
+        for (h, w) in sketch.words() {
             if self.words.len() >= limits::PHRASE_MAX_WORDS_KEPT {
                 break;
             }
-            self.words.entry(h).or_insert(w);
+            self.words.entry(h).or_insert_with(|| w.to_string());
         }
+        self.sketches.push(sketch.shingles);
     }
 
     /// Documents kept.

@@ -2,6 +2,7 @@
 //! corpus of `--text` (from the [`TextSpill`] of page texts written during the run). Each file
 //! appears whole or not at all ([`AtomicFile`]); [`write_outputs`] writes them at the same time.
 
+use std::borrow::Cow;
 use std::fs::{self, File};
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -260,18 +261,40 @@ impl TextSpill {
     }
 }
 
-/// Writes one clean-corpus line with its `text` through `f` (the other fields as they were, in
-/// their order).
+/// A spilled [`TextLine`] read back, its strings borrowed from the line where JSON lets them be.
+#[derive(serde::Deserialize)]
+struct SpilledLine<'a> {
+    #[serde(borrow)]
+    id: Cow<'a, str>,
+    #[serde(borrow)]
+    url: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    file: Cow<'a, str>,
+    offset: u64,
+    #[serde(borrow)]
+    date: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    title: Cow<'a, str>,
+    #[serde(borrow)]
+    text: Cow<'a, str>,
+}
+
+/// Writes one clean-corpus line with its `text` through `f`: a line that loses nothing is copied
+/// as it is, one that does is written again as the [`TextLine`] it was, with the filtered text.
 fn without_repeats(line: &str, f: &mut SentenceFilter, out: &mut impl Write) -> anyhow::Result<()> {
-    let mut row: serde_json::Map<String, serde_json::Value> = serde_json::from_str(line)?;
-    let filtered = match row.get("text") {
-        Some(serde_json::Value::String(t)) => f.filter(t),
-        _ => None,
-    };
-    match filtered {
-        Some(t) => {
-            row.insert("text".into(), serde_json::Value::String(t));
-            serde_json::to_writer(&mut *out, &row)?;
+    let row: SpilledLine<'_> = serde_json::from_str(line)?;
+    match f.filter(&row.text) {
+        Some(text) => {
+            let line = TextLine {
+                id: &row.id,
+                url: row.url.as_deref(),
+                file: &row.file,
+                offset: row.offset,
+                date: row.date.as_deref(),
+                title: &row.title,
+                text: &text,
+            };
+            serde_json::to_writer(&mut *out, &line)?;
         }
         None => out.write_all(line.as_bytes())?,
     }
