@@ -472,11 +472,12 @@ pub const DEDUP_MEMORY_MIN: usize = 16 << 20;
 /// clustering keys bands on 32 bits instead of 16. In 16-bit keys, chance meetings grow with the
 /// square of the documents: about 0.3M checks at 20,000 documents, 10M at 80,000, 736M at a
 /// million. The wide bytes cost 192 bytes a document for as long as the run holds its
-/// fingerprints (240 become 448), which small runs do not need. 1 GiB of input is about 80,000
-/// pages of the synthetic corpus and fewer of a real crawl. Input from standard input has no
-/// size and keeps 16-bit keys. The choice depends only on the input list, so shards and a single
-/// run make the same one.
-pub const DEDUP_WIDE_KEYS_FROM_BYTES: u64 = 1 << 30;
+/// fingerprints (240 become 448), which small runs do not need. 512 MiB of input is about
+/// 40,000 pages of the synthetic corpus and fewer of a real crawl: at 1 GiB the 80,000-page corpus
+/// (981 MB) still took 16-bit keys and 29% more time a document than 20,000 or 320,000 pages.
+/// Input from standard input has no size and keeps 16-bit keys. The choice depends only on the
+/// input list, so shards and a single run make the same one.
+pub const DEDUP_WIDE_KEYS_FROM_BYTES: u64 = 512 << 20;
 
 /// Largest template-line table (bytes of `state.bin`'s third section) a search reads whole when
 /// the index is opened for one query: every line of every compared profile is looked up in it, so
