@@ -11,14 +11,13 @@ below 5 is held aside), in score_extraction.py's layout.
 """
 import argparse
 import hashlib
-import io
 import os
 import re
 import sys
 import tarfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "chaos"))
-from convert import norm_truth, part, text_of  # noqa: E402
+from convert import add_page, norm_truth, text_of  # noqa: E402
 
 YEARS = ("05", "09", "13", "17")
 
@@ -50,13 +49,7 @@ def main():
                 continue
             with open(html_path, "rb") as f:
                 html = text_of(f.read())
-            safe = re.sub(r"[^A-Za-z0-9_-]+", "_", stem).strip("_")
-            for path, body in ((f"{part(stem)}/html/{safe}.html", html), (f"{part(stem)}/truth/{safe}.txt", truth)):
-                data = body.encode("utf-8")
-                info = tarfile.TarInfo(path)
-                info.size = len(data)
-                info.mtime = 0
-                tar.addfile(info, io.BytesIO(data))
+            add_page(tar, stem, html, truth)
             kept += 1
     print(f"{kept} pages -> {a.out}", file=sys.stderr)
 

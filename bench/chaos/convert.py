@@ -37,6 +37,17 @@ def norm_truth(t):
     return "\n".join(l for l in lines if l) + "\n"
 
 
+def add_page(tar, stem, html, truth):
+    """Adds one page and its truth to `tar`, in score_extraction.py's layout, under its part."""
+    safe = re.sub(r"[^A-Za-z0-9_-]+", "_", stem).strip("_")
+    for path, body in ((f"{part(stem)}/html/{safe}.html", html), (f"{part(stem)}/truth/{safe}.txt", truth)):
+        data = body.encode("utf-8")
+        info = tarfile.TarInfo(path)
+        info.size = len(data)
+        info.mtime = 0
+        tar.addfile(info, io.BytesIO(data))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("repo")
@@ -61,13 +72,7 @@ def main():
                 continue
             with open(os.path.join(base, "html", stems[stem]), "rb") as f:
                 html = text_of(f.read())
-            safe = re.sub(r"[^A-Za-z0-9_-]+", "_", stem).strip("_")
-            for path, body in ((f"{part(stem)}/html/{safe}.html", html), (f"{part(stem)}/truth/{safe}.txt", truth)):
-                data = body.encode("utf-8")
-                info = tarfile.TarInfo(path)
-                info.size = len(data)
-                info.mtime = 0
-                tar.addfile(info, io.BytesIO(data))
+            add_page(tar, stem, html, truth)
             kept += 1
     print(f"{kept} pages -> {a.out}", file=sys.stderr)
 
