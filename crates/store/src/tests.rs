@@ -67,19 +67,18 @@ fn ids(n: usize) -> Vec<String> {
     (0..n).map(|i| format!("http://h{}/p{i}", i % 3)).collect()
 }
 
+/// Writes segment `s` of `n` documents (all of input `a`) in `dir`; returns their fingerprints
+/// and ids.
+fn one_segment(dir: &Path, n: usize) -> (Vec<Fingerprint>, Vec<String>) {
+    let (fps, ids) = (fingerprints(n), ids(n));
+    write_segment(dir, "s", &cfg(), &inputs(&["a"]), &docs(&fps, &ids, |_| 0)).unwrap();
+    (fps, ids)
+}
+
 #[test]
 fn a_segment_gives_back_what_was_written_and_finds_each_row_in_its_buckets() {
     let d = tempfile::tempdir().unwrap();
-    let fps = fingerprints(30);
-    let ids = ids(30);
-    write_segment(
-        d.path(),
-        "s",
-        &cfg(),
-        &inputs(&["a"]),
-        &docs(&fps, &ids, |_| 0),
-    )
-    .unwrap();
+    let (fps, ids) = one_segment(d.path(), 30);
     for access in [Access::Map, Access::Read] {
         let seg = Segment::open_as(d.path(), "s", access).unwrap();
         seg.verify().unwrap();
@@ -184,16 +183,7 @@ fn read_everything_as(dir: &Path, access: Access) -> bool {
 #[test]
 fn damaged_segments_are_errors_never_panics() {
     let d = tempfile::tempdir().unwrap();
-    let fps = fingerprints(12);
-    let ids = ids(12);
-    write_segment(
-        d.path(),
-        "s",
-        &cfg(),
-        &inputs(&["a"]),
-        &docs(&fps, &ids, |_| 0),
-    )
-    .unwrap();
+    one_segment(d.path(), 12);
     assert!(read_everything(d.path()));
     let (fp_path, prof_path) = segment_paths(d.path(), "s");
     for path in [fp_path, prof_path] {
@@ -233,16 +223,7 @@ fn hostile_band_tables_with_valid_checksums_are_errors_never_panics() {
     use crate::file::{write_file, StoreFile};
     use crate::segment::MAGIC;
     let d = tempfile::tempdir().unwrap();
-    let fps = fingerprints(40);
-    let ids = ids(40);
-    write_segment(
-        d.path(),
-        "s",
-        &cfg(),
-        &inputs(&["a"]),
-        &docs(&fps, &ids, |_| 0),
-    )
-    .unwrap();
+    one_segment(d.path(), 40);
     let (fp_path, _) = segment_paths(d.path(), "s");
     let good = StoreFile::open(&fp_path, MAGIC, 7).unwrap();
     let sections: Vec<Vec<u8>> = (0..7)
