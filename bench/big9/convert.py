@@ -12,12 +12,10 @@ below 5 is held aside), in score_extraction.py's layout.
 import argparse
 import hashlib
 import os
-import re
 import sys
-import tarfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "chaos"))
-from convert import add_page, norm_truth, text_of  # noqa: E402
+from convert import pack  # noqa: E402
 
 YEARS = ("05", "09", "13", "17")
 
@@ -37,21 +35,7 @@ def main():
             if ext.lower() in (".htm", ".html") and os.path.exists(gold):
                 pages["20%s-%s" % (year, stem)] = (os.path.join(base, "html", name), gold)
     chosen = sorted(pages, key=lambda s: hashlib.sha1(s.encode("utf-8")).hexdigest())
-    kept = 0
-    with tarfile.open(a.out, "w:xz", preset=9) as tar:
-        for stem in chosen:
-            if kept == a.pages:
-                break
-            html_path, gold_path = pages[stem]
-            with open(gold_path, "rb") as f:
-                truth = norm_truth(text_of(f.read()))
-            if not re.search(r"\w", truth):
-                continue
-            with open(html_path, "rb") as f:
-                html = text_of(f.read())
-            add_page(tar, stem, html, truth)
-            kept += 1
-    print(f"{kept} pages -> {a.out}", file=sys.stderr)
+    pack(a.out, chosen, lambda stem: pages[stem], a.pages)
 
 
 if __name__ == "__main__":

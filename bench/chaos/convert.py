@@ -48,6 +48,26 @@ def add_page(tar, stem, html, truth):
         tar.addfile(info, io.BytesIO(data))
 
 
+def pack(out, chosen, paths, limit):
+    """Packs the first `limit` pages of `chosen` (stems, in order) whose gold text has a word
+    into the tar.xz `out`; `paths(stem)` gives the page's HTML and gold file."""
+    kept = 0
+    with tarfile.open(out, "w:xz", preset=9) as tar:
+        for stem in chosen:
+            if kept == limit:
+                break
+            html_path, gold_path = paths(stem)
+            with open(gold_path, "rb") as f:
+                truth = norm_truth(text_of(f.read()))
+            if not re.search(r"\w", truth):
+                continue
+            with open(html_path, "rb") as f:
+                html = text_of(f.read())
+            add_page(tar, stem, html, truth)
+            kept += 1
+    print(f"{kept} pages -> {out}", file=sys.stderr)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("repo")
@@ -61,20 +81,12 @@ def main():
         if ext.lower() in (".htm", ".html") and os.path.exists(os.path.join(base, "gold", stem + ".txt")):
             stems[stem] = name
     chosen = sorted(stems, key=lambda s: hashlib.sha1(s.encode("utf-8")).hexdigest())
-    kept = 0
-    with tarfile.open(a.out, "w:xz", preset=9) as tar:
-        for stem in chosen:
-            if kept == a.pages:
-                break
-            with open(os.path.join(base, "gold", stem + ".txt"), "rb") as f:
-                truth = norm_truth(text_of(f.read()))
-            if not re.search(r"\w", truth):
-                continue
-            with open(os.path.join(base, "html", stems[stem]), "rb") as f:
-                html = text_of(f.read())
-            add_page(tar, stem, html, truth)
-            kept += 1
-    print(f"{kept} pages -> {a.out}", file=sys.stderr)
+    pack(
+        a.out,
+        chosen,
+        lambda stem: (os.path.join(base, "html", stems[stem]), os.path.join(base, "gold", stem + ".txt")),
+        a.pages,
+    )
 
 
 if __name__ == "__main__":
