@@ -168,12 +168,31 @@ fn plain_chunk(x: u64) -> Option<(u32, u32)> {
         return None;
     }
     let punct = eq(b',') | eq(b'.') | eq(b'!') | eq(b'?');
-    Some((space.count_ones(), punct.count_ones()))
+    Some((high_bits(space), high_bits(punct)))
+}
+
+/// The number of bytes of `m` whose high bit is set (`m` has no other bits): each such bit moved
+/// to its byte's low bit, then one multiplication sums the eight bytes into the top one. The
+/// default x86-64 target has no `popcnt`, so `count_ones` is a dozen instructions here.
+#[inline]
+fn high_bits(m: u64) -> u32 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    ((m >> 7).wrapping_mul(ONES) >> 56) as u32
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn high_bits_counts_every_mask_of_byte_high_bits() {
+        for bits in 0u32..256 {
+            let m = (0..8)
+                .filter(|k| bits >> k & 1 == 1)
+                .fold(0u64, |m, k| m | 0x80 << (8 * k));
+            assert_eq!(high_bits(m), m.count_ones(), "{m:#x}");
+        }
+    }
 
     #[test]
     fn table_agrees_with_char_properties_for_every_char() {
