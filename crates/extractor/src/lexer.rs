@@ -214,12 +214,11 @@ fn values_plain<S: Sink>(
         let Some((vs, ve)) = a.value else {
             return true;
         };
-        let value = b.get(vs..ve).unwrap_or_default();
-        memchr::memchr3(b'&', b'\r', 0, value).is_none()
-            || !ev.reads_value(lowercase(
-                b.get(a.name.0..a.name.1).unwrap_or_default(),
-                lower,
-            ))
+        // The name first: most values (links, sources) are longer than their names and unread.
+        !ev.reads_value(lowercase(
+            b.get(a.name.0..a.name.1).unwrap_or_default(),
+            lower,
+        )) || memchr::memchr3(b'&', b'\r', 0, b.get(vs..ve).unwrap_or_default()).is_none()
     })
 }
 

@@ -381,7 +381,11 @@ impl Extractor {
             },
             Method::Blocks => {
                 blocks::select(doc, &mut self.scratch, &mut self.picked);
-                let mut t = String::new();
+                let len: usize = (self.picked.iter())
+                    .filter_map(|&bi| doc.blocks.get(bi))
+                    .map(|b| b.end.saturating_sub(b.start) as usize + 1)
+                    .sum();
+                let mut t = String::with_capacity(len);
                 for &bi in &self.picked {
                     if let Some(b) = doc.blocks.get(bi) {
                         if !t.is_empty() {
