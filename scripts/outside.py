@@ -8,12 +8,19 @@ aside (`<name>-held`) that rules are never tuned on: report the held-aside figur
 
 usage: scripts/outside.py [--shared ../shared] [--crawlsift target/release/crawlsift]
                           [--part held|tune|all] [--args 'EXTRACT ARGS'] [--peers PYTHON]
-Exit status 0; the table goes to standard output.
+                          [--worst N]
+
+  --worst N   (with --peers and --part tune) also list the N pages where crawlsift's F1
+              is furthest below trafilatura's, with both precisions and recalls: where to read
+              next. Held-aside pages are never listed, so they stay unread.
+Exit status 0; the tables go to standard output.
 """
 import argparse
 import glob
 import os
 import shlex
+import shutil
+import subprocess
 import sys
 import tarfile
 import tempfile
@@ -47,7 +54,10 @@ def main():
     ap.add_argument("--part", choices=["held", "tune", "all"], default="held")
     ap.add_argument("--args", default="--method blocks", help="arguments of `crawlsift extract`")
     ap.add_argument("--peers", help="Python with trafilatura and resiliparse")
+    ap.add_argument("--worst", type=int, default=0, help="list the N pages lost most to trafilatura")
     a = ap.parse_args()
+    if a.worst and (not a.peers or a.part != "tune"):
+        sys.exit("--worst needs --peers and --part tune")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     scorer = os.path.join(a.shared, "tools", "score_extraction.py")
     binary = os.path.abspath(a.crawlsift)
@@ -60,10 +70,41 @@ def main():
         if a.peers:
             for ex in ("trafilatura", "resiliparse"):
                 rows.append((ex, score(scorer, a.shared, ["--extractor", ex], python=a.peers, bench_dir=tmp)))
-    print("%-12s %8s  " % ("extractor", "mean") + " ".join("%14s" % s[:14] for s in sets))
-    for name, (f1, _) in rows:
-        print("%-12s %8.4f  " % (name, sum(f1[s] for s in sets) / len(sets)) + " ".join("%14.4f" % f1[s] for s in sets))
+        print("%-12s %8s  " % ("extractor", "mean") + " ".join("%14s" % s[:14] for s in sets))
+        for name, (f1, _) in rows:
+            print("%-12s %8.4f  " % (name, sum(f1[s] for s in sets) / len(sets)) + " ".join("%14.4f" % f1[s] for s in sets))
+        if a.worst:
+            worst(scorer, a.shared, cmd, a.peers, tmp, sets, a.worst)
     return 0
+
+
+def worst(scorer, shared, cmd, peers, bench, sets, n):
+    """Prints the `n` pages of `bench` where crawlsift's F1 is furthest below trafilatura's."""
+    sys.path.insert(0, os.path.dirname(scorer))
+    from score_extraction import prf  # noqa: E402
+
+    saved = tempfile.mkdtemp(prefix="outside-saved-")
+    for name, args, python in (("crawlsift", ["--cmd-dir", cmd], sys.executable),
+                               ("trafilatura", ["--extractor", "trafilatura"], peers)):
+        subprocess.run([python, scorer, "--bench-dir", bench, "--save-dir", os.path.join(saved, name)] + args,
+                       check=True, stdout=subprocess.DEVNULL)
+
+    def text(name, ds, page):
+        path = os.path.join(saved, name, ds, page)
+        return open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+
+    rows = []
+    for ds in sets:
+        for page in sorted(os.listdir(os.path.join(bench, ds, "truth"))):
+            with open(os.path.join(bench, ds, "truth", page), encoding="utf-8") as f:
+                truth = f.read()
+            ours, theirs = prf(text("crawlsift", ds, page), truth), prf(text("trafilatura", ds, page), truth)
+            rows.append((ours[2] - theirs[2], ds, page, ours, theirs))
+    rows.sort()
+    print("\npages lost most to trafilatura (F1 difference; P, R, F1 of each)")
+    for d, ds, page, o, t in rows[:n]:
+        print("%+.3f %-14s %-32s crawlsift %.2f %.2f %.3f  trafilatura %.2f %.2f %.3f" % ((d, ds, page) + tuple(o) + tuple(t)))
+    shutil.rmtree(saved, ignore_errors=True)
 
 
 if __name__ == "__main__":
