@@ -119,8 +119,9 @@ pub(crate) fn word_end(s: &str, mut i: usize) -> (usize, u32) {
 /// and in the text. Returns the end, the number of words and the punctuation counted.
 ///
 /// Prose is mostly such spans, so eight ASCII bytes are taken at a time while they hold no
-/// control or other white space, no two spaces in a row and do not end in a space: their words
-/// and punctuation are counted with bit operations instead of a branch per byte.
+/// control or other white space, no two spaces in a row and do not end in a space unless a word
+/// or punctuation byte follows: their words and punctuation are counted with bit operations
+/// instead of a branch per byte.
 #[inline]
 pub(crate) fn span_end(s: &str, mut i: usize) -> (usize, u32, u32) {
     let bytes = s.as_bytes();
@@ -129,7 +130,12 @@ pub(crate) fn span_end(s: &str, mut i: usize) -> (usize, u32, u32) {
         while let Some(chunk) = bytes.get(i..i + 8) {
             let mut w = [0u8; 8];
             w.copy_from_slice(chunk);
-            let Some((spaces, p)) = plain_chunk(u64::from_le_bytes(w)) else {
+            // A space in the chunk's last byte continues the span when a word or punctuation
+            // character follows (a byte the table classes so is one such character's lead).
+            let word_next = bytes
+                .get(i + 8)
+                .is_some_and(|&b| TABLE[usize::from(b)] <= Class::Punct as u8);
+            let Some((spaces, p)) = plain_chunk(u64::from_le_bytes(w), word_next) else {
                 break;
             };
             words += spaces;
@@ -149,10 +155,11 @@ pub(crate) fn span_end(s: &str, mut i: usize) -> (usize, u32, u32) {
     }
 }
 
-/// For eight bytes that continue a span (see [`span_end`]) whatever follows them, the number of
-/// spaces (each starts a word) and of counted punctuation; `None` for any other eight bytes.
+/// For eight bytes that continue a span (see [`span_end`]), the number of spaces (each starts a
+/// word) and of counted punctuation; `None` for any other eight bytes. `word_next`: a word or
+/// punctuation character follows them, so they may end in a space.
 #[inline]
-fn plain_chunk(x: u64) -> Option<(u32, u32)> {
+fn plain_chunk(x: u64, word_next: bool) -> Option<(u32, u32)> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     // The high bit of each byte of `x` equal to `v` (every byte of `x` is ASCII).
@@ -163,7 +170,7 @@ fn plain_chunk(x: u64) -> Option<(u32, u32)> {
     // Bytes below 0x20 (controls, tabs, line ends) and DEL end a span.
     let below_space = !(x + ONES * 0x60) & HIGH;
     let space = eq(b' ');
-    let last_space = space & (0x80 << 56);
+    let last_space = if word_next { 0 } else { space & (0x80 << 56) };
     if below_space | eq(0x7f) | (space & (space >> 8)) | last_space != 0 {
         return None;
     }
