@@ -26,17 +26,26 @@ fn tag_space(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | 0x0c | b'\r' | b' ')
 }
 
-/// One attribute of a tag read by the lexer: byte ranges of its name and value.
+/// A tag or attribute name read by the lexer: its byte range, and whether it holds an ASCII
+/// capital (noted while it is read, so a name is lowered without a second pass over it).
+#[derive(Debug, Clone, Copy)]
+struct Name {
+    start: usize,
+    end: usize,
+    upper: bool,
+}
+
+/// One attribute of a tag read by the lexer: its name and the byte range of its value.
 #[derive(Debug, Clone, Copy)]
 struct Attr {
-    name: (usize, usize),
+    name: Name,
     value: Option<(usize, usize)>,
 }
 
 /// A tag read by the lexer.
 struct TagRead {
     end_tag: bool,
-    name: (usize, usize),
+    name: Name,
     self_closing: bool,
     /// Just past the closing `>`.
     next: usize,
@@ -114,10 +123,16 @@ fn read_tag(b: &[u8], at: usize, attrs: &mut Vec<Attr>) -> Option<TagRead> {
         return None;
     }
     let mut j = start;
+    let mut upper = false;
     while j < b.len() && !matches!(b[j], b'\t' | b'\n' | 0x0c | b'\r' | b' ' | b'/' | b'>' | 0) {
+        upper |= b[j].is_ascii_uppercase();
         j += 1;
     }
-    let name = (start, j);
+    let name = Name {
+        start,
+        end: j,
+        upper,
+    };
     let mut self_closing = false;
     loop {
         // Before attribute name.
@@ -144,13 +159,19 @@ fn read_tag(b: &[u8], at: usize, attrs: &mut Vec<Attr>) -> Option<TagRead> {
         }
         // Attribute name.
         let ns = j;
-        while b
+        let mut upper = false;
+        while let Some(&c) = b
             .get(j)
-            .is_some_and(|&c| !(tag_space(c) || matches!(c, b'/' | b'>' | b'=' | 0)))
+            .filter(|&&c| !(tag_space(c) || matches!(c, b'/' | b'>' | b'=' | 0)))
         {
+            upper |= c.is_ascii_uppercase();
             j += 1;
         }
-        let name = (ns, j);
+        let name = Name {
+            start: ns,
+            end: j,
+            upper,
+        };
         // After attribute name.
         while b.get(j).is_some_and(|&c| tag_space(c)) {
             j += 1;
@@ -215,16 +236,16 @@ fn values_plain<S: Sink>(
             return true;
         };
         // The name first: most values (links, sources) are longer than their names and unread.
-        !ev.reads_value(lowercase(
-            b.get(a.name.0..a.name.1).unwrap_or_default(),
-            lower,
-        )) || memchr::memchr3(b'&', b'\r', 0, b.get(vs..ve).unwrap_or_default()).is_none()
+        !ev.reads_value(lowercase(b, a.name, lower))
+            || memchr::memchr3(b'&', b'\r', 0, b.get(vs..ve).unwrap_or_default()).is_none()
     })
 }
 
-/// `s` with ASCII capitals lowered (html5gum's rule for tag and attribute names).
-fn lowercase<'a>(s: &'a [u8], buf: &'a mut Vec<u8>) -> &'a [u8] {
-    if s.iter().any(u8::is_ascii_uppercase) {
+/// The bytes of `name` in `b` with ASCII capitals lowered (html5gum's rule for tag and attribute
+/// names).
+fn lowercase<'a>(b: &'a [u8], name: Name, buf: &'a mut Vec<u8>) -> &'a [u8] {
+    let s = b.get(name.start..name.end).unwrap_or_default();
+    if name.upper {
         buf.clear();
         buf.extend(s.iter().map(u8::to_ascii_lowercase));
         buf
@@ -245,13 +266,13 @@ fn emit_tag<S: Sink>(
     if tag.end_tag {
         // Attributes of end tags change nothing in the emitter.
         ev.init_end_tag();
-        ev.push_tag_name(lowercase(slice(tag.name), lower));
+        ev.push_tag_name(lowercase(b, tag.name, lower));
     } else {
         ev.init_start_tag();
-        ev.push_tag_name(lowercase(slice(tag.name), lower));
+        ev.push_tag_name(lowercase(b, tag.name, lower));
         for a in attrs {
             ev.init_attribute();
-            ev.push_attribute_name(lowercase(slice(a.name), lower));
+            ev.push_attribute_name(lowercase(b, a.name, lower));
             if let Some(v) = a.value.map(slice).filter(|v| !v.is_empty()) {
                 ev.push_attribute_value(v);
             }
