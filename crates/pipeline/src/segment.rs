@@ -118,10 +118,20 @@ pub fn build_index(req: &IndexRequest<'_>, hooks: &DedupHooks<'_>) -> anyhow::Re
             .filter(|(_, r)| matches!(r, Some(Ok(_))))
             .map(|(e, _)| e.clone())
             .collect();
-        write_new_segments(&dir, req.dedup, &entries, read, &collected, &mut manifest)?;
         let (clustering, templates) = if first_build {
-            collected.clusterer.cluster_with_templates(req.threads)
+            // The segments are written while the documents are clustered: the writing is mostly
+            // one thread's work, and the clustering leaves a core idle at times.
+            let (written, clustered) = std::thread::scope(|s| {
+                let writer = s.spawn(|| {
+                    write_new_segments(&dir, req.dedup, &entries, read, &collected, &mut manifest)
+                });
+                let clustered = collected.clusterer.cluster_with_templates(req.threads);
+                (writer.join(), clustered)
+            });
+            written.unwrap_or_else(|e| std::panic::resume_unwind(e))?;
+            clustered
         } else {
+            write_new_segments(&dir, req.dedup, &entries, read, &collected, &mut manifest)?;
             drop(collected);
             recluster(&dir, &manifest, req.threads)?
         };
