@@ -4,13 +4,17 @@
 # page cache warmed before every run), their ratio, whether the two indexes hold the same set of
 # lines (both sorted, then diffed; and whether the files are byte for byte equal); then
 # `crawlsift get` latency over 200 random captures (seeded), process start included: median and
-# 90th percentile. Reports, never asserts (targets: >= 10x, get median < 10 ms).
+# 90th percentile; then the whole `crawlsift index` (CDXJ and fingerprints) against `crawlsift
+# dedup` on the same archives, alternated in PAIRS pairs (default 3; load average beside each
+# run): medians of wall time, CPU time and peak memory. Reports, never asserts (targets: >= 10x,
+# get median < 10 ms, index no slower than dedup).
 #
-# usage: scripts/bench_index.sh [CORPUS_DIR]   (default /tmp/crawlsift-bench/corpus20k; made with
+# usage: [PAIRS=3] scripts/bench_index.sh [CORPUS_DIR]   (default /tmp/crawlsift-bench/corpus20k; made with
 #        ../shared/tools/makecorpus.py --docs 20000 --seed 1 --format warc-gz when missing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=${1:-/tmp/crawlsift-bench/corpus20k}
+pairs=${PAIRS:-3}
 if [ ! -d "$corpus" ]; then
   echo "generating the standard corpus in $corpus (about 40 s)"
   python3 ../shared/tools/makecorpus.py --out "$corpus" --docs 20000 --seed 1 --format warc-gz >/dev/null
@@ -78,3 +82,35 @@ printf '%-26s %9.2f %7.1fx %9.2f %7.1fx %9.1f %8d\n' "crawlsift index (CDXJ)" "$
 echo "(speed: wall-time ratio on this machine now; CPU: user+sys ratio, which other load moves less)"
 echo "lines: $same"
 echo "crawlsift get: $n calls, median $get_med ms, p90 $get_p90 ms (process start included), $get_fail failed"
+
+# index (both halves) against dedup, alternated so that both see the same load.
+echo
+echo "crawlsift index (CDXJ + fingerprints) vs crawlsift dedup, $pairs alternated pairs:"
+: >"$work/pairs"
+for i in $(seq "$pairs"); do
+  for what in index dedup; do
+    cat "${files[@]}" >/dev/null
+    rm -rf "$work/idx" "$work/dedup"
+    load=$(cut -d' ' -f1 /proc/loadavg)
+    if [ "$what" = index ]; then
+      /usr/bin/time -f "%e %M %U %S" -o "$work/t" "$ours" index "${files[@]}" --out "$work/idx" --quiet >/dev/null 2>&1 || true
+    else
+      /usr/bin/time -f "%e %M %U %S" -o "$work/t" "$ours" dedup "${files[@]}" --out "$work/dedup" --quiet >/dev/null 2>&1 || true
+    fi
+    read -r wall kb user sys <<<"$(grep -v '^Command' "$work/t")"
+    cpu=$(python3 -c "print(round($user + $sys, 2))")
+    printf '  pair %d %-6s %6.2f s wall %6.2f s CPU %6.1f MB  (load %s)\n' "$i" "$what" "$wall" "$cpu" "$(python3 -c "print($kb/1024)")" "$load"
+    echo "$what $wall $cpu $kb" >>"$work/pairs"
+  done
+done
+python3 - "$work/pairs" <<'PY'
+import statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    what, wall, cpu, kb = line.split()
+    runs.setdefault(what, []).append((float(wall), float(cpu), int(kb) / 1024))
+med = {w: [statistics.median(x[i] for x in r) for i in range(3)] for w, r in runs.items()}
+for w in ("index", "dedup"):
+    print(f"  median {w:6} {med[w][0]:6.2f} s wall {med[w][1]:6.2f} s CPU {med[w][2]:6.1f} MB")
+print(f"  index / dedup: {med['index'][0] / med['dedup'][0]:.2f}x wall, {med['index'][1] / med['dedup'][1]:.2f}x CPU (target <= 1)")
+PY

@@ -22,6 +22,9 @@ mkdir -p "$corpus" "fuzz/artifacts/$target"
 case $target in
   extract_html) max_len=65536 ;;
   feed) max_len=65536 ;;
+  # An index file of a few dozen lines, and damage steps over a small segment (4 bytes each).
+  cdxj_lookup) max_len=16384 ;;
+  store_segment) max_len=4096 ;;
   *) max_len=131072 ;;
 esac
 
@@ -79,7 +82,35 @@ XML
   printf '%s' '2024-02-29T23:59:60-00:00' > "$corpus/seed-date-iso"
 }
 
+# cdxj_lookup: a URL asked for, then index.cdxj lines as `crawlsift index` writes them (sorted;
+# a revisit, a TREC key, a JSON escape, numbers as JSON numbers).
+seed_cdxj() {
+  cat > "$corpus/seed-sorted.cdxj" <<'CDXJ'
+http://www.example.com/a?b=2&a=1 20240102
+com,example)/a?a=1&b=2 20240102030405 {"url": "http://www.example.com/a?b=2&a=1", "mime": "text/html", "status": "200", "digest": "sha1:AAAA", "length": "310", "offset": "0", "filename": "a.warc.gz"}
+com,example)/a?a=1&b=2 20240301000000 {"url": "http://example.com/a?a=1&b=2", "mime": "warc/revisit", "status": "200", "length": "290", "offset": "310", "filename": "a.warc.gz"}
+com,example)/caf%c3%a9 20240102030406 {"url": "http://example.com/caf\u00e9 \"x\"", "mime": "text/plain", "length": 12, "offset": 600, "filename": "b.warc"}
+trec:clueweb09-en0000-00-00000 19000101000000 {"url": "trec:clueweb09-en0000-00-00000", "digest": "sha1:BBBB", "length": "20", "offset": "0", "filename": "c.trecweb"}
+CDXJ
+  printf '%s\n' 'com,example)/' 'com,example)/ 2024 {"length": "1", "offset": "0", "filename": "a"}' \
+    'com,example)/ 2024 {"length": "1", "offset": "0", "filename": "a"}' 'a 1 {not json' > "$corpus/seed-damaged.cdxj"
+}
+
+# store_segment: no damage, one byte, the row count, a section cut, a value written; raw bytes.
+seed_store() {
+  printf '\x00' > "$corpus/seed-none"
+  printf '\x00\x02\x00\x05\x07' > "$corpus/seed-byte"
+  printf '\x00\x00\x04\x00\x17' > "$corpus/seed-rows"
+  printf '\x00\x03\x01\x02\x00' > "$corpus/seed-cut"
+  printf '\x00\x02\x03\x01\x00\xff\xff\xff\xff\xff\xff\xff\x7f' > "$corpus/seed-value"
+  printf '\x01CSFPSEG\x00\x02\x00\x00\x00' > "$corpus/seed-raw"
+}
+
 case $target in
+  cdxj_lookup)
+    seed_cdxj ;;
+  store_segment)
+    seed_store ;;
   extract_html)
     seed_pages 50 ;;
   feed)

@@ -1,21 +1,23 @@
 //! `crawlsift index`: builds, or with `--append` extends, an index directory in two halves, each
 //! the work of a library: the CDXJ index for random access by URL (`index.cdxj`,
-//! `archives.jsonl`, with `--compress` the ZipNum files: `crawlsift_cdxj::build` / `append`) and
-//! the fingerprint index `IDX/fp/` (segments, state, clusters: reading archives as `crawlsift
-//! dedup` does, `crawlsift_pipeline::segment::build_index`). This module parses the arguments,
-//! runs the two halves one after the other and prints what each did.
+//! `archives.jsonl`, with `--compress` the ZipNum files: `crawlsift_cdxj::Build`) and the
+//! fingerprint index `IDX/fp/` (segments, state, clusters: reading archives as `crawlsift dedup`
+//! does, `crawlsift_pipeline::segment::build_index`). The archives are read once: the CDXJ half
+//! taps the fingerprint half's reading ([`CdxjTap`]) and then reads itself only what that did not
+//! (archives the fingerprint half had already, by content, or replayed from its checkpoints).
+//! This module parses the arguments, runs the two halves and prints what each did.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
-use crawlsift_cdxj::{BuildOptions, BuildSummary, INDEX};
+use crawlsift_cdxj::{Build, BuildOptions, BuildSummary, Reading, INDEX};
 use crawlsift_extractor::{ExtractorBuilder, Method};
 use crawlsift_pipeline::dedup::{DedupHooks, StageTimes};
+use crawlsift_pipeline::inputs::{RecordTap, TapFile};
 use crawlsift_pipeline::segment::{build_index, IndexRequest};
-
-use crawlsift_reader::{expand_inputs, Input};
+use crawlsift_reader::{expand_inputs, FileReport, Input, ReaderConfig, Record};
 
 use crate::progress::Progress;
 use crate::{ExitCode, UsageError};
@@ -57,9 +59,9 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let threads = crate::threads(args.threads);
     let dedup = args.judging.config()?;
-    let cdxj = build_cdxj(&args, threads)?;
+    let cdxj = start_cdxj(&args, threads)?;
     if args.cdxj_only {
-        return Ok(cdxj);
+        return finish_cdxj(&args, cdxj);
     }
     let method = Method::default();
     let extractor = ExtractorBuilder::new().method(method);
@@ -80,14 +82,17 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         extractor: &extractor,
         method: method.as_str(),
         quiet: args.quiet,
+        tap: Some(&CdxjTap(&cdxj)),
     };
     let summary = build_index(&req, &hooks);
     progress.finish();
     let summary = summary?;
     if summary.interrupted {
+        // Nothing of the CDXJ half is written: the same command reads what it misses.
         eprintln!("crawlsift index: interrupted; run the same command again to finish");
         return Ok(ExitCode::from(crate::EXIT_INTERRUPTED));
     }
+    let cdxj = finish_cdxj(&args, cdxj)?;
     if !args.quiet {
         let per_doc = |b: u64| b as f64 / summary.documents.max(1) as f64;
         eprintln!(
@@ -121,8 +126,39 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         .unwrap_or(ExitCode::SUCCESS))
 }
 
-/// The CDXJ half: builds or extends `index.cdxj` (and the ZipNum files); returns its status.
-fn build_cdxj(args: &IndexArgs, threads: usize) -> anyhow::Result<ExitCode> {
+/// The CDXJ half as a tap on the fingerprint half's reading: the archives it must index are read
+/// through it, so each is read and inflated once.
+struct CdxjTap<'a>(&'a Build);
+
+impl RecordTap for CdxjTap<'_> {
+    fn open(&self, _file: u32, path: &Path) -> Option<Box<dyn TapFile + '_>> {
+        self.0
+            .archive(path)
+            .map(|r| Box::new(Tapped(r)) as Box<dyn TapFile>)
+    }
+}
+
+/// One archive read for both halves.
+struct Tapped<'a>(Reading<'a>);
+
+impl TapFile for Tapped<'_> {
+    fn read(
+        &mut self,
+        file: u32,
+        cfg: &ReaderConfig,
+        sink: &mut dyn FnMut(Vec<Record>) -> bool,
+    ) -> FileReport {
+        self.0.read(file, cfg, sink)
+    }
+
+    fn done(self: Box<Self>, report: FileReport) {
+        self.0.done(report)
+    }
+}
+
+/// The CDXJ half's start: checks the inputs and the index folder and plans which archives to
+/// read (`crawlsift_cdxj::Build::start`).
+fn start_cdxj(args: &IndexArgs, threads: usize) -> anyhow::Result<Build> {
     let mut inputs = Vec::new();
     for input in expand_inputs(&args.inputs)? {
         match input {
@@ -148,11 +184,14 @@ fn build_cdxj(args: &IndexArgs, threads: usize) -> anyhow::Result<ExitCode> {
         threads,
         compress: args.compress,
     };
-    let summary = if args.append {
-        crawlsift_cdxj::append(&inputs, &args.out, &opts)?
-    } else {
-        crawlsift_cdxj::build(&inputs, &args.out, &opts)?
-    };
+    Ok(Build::start(&inputs, &args.out, &opts, args.append)?)
+}
+
+/// The CDXJ half's end: reads the archives the fingerprint half did not, writes or extends
+/// `index.cdxj` (and the ZipNum files); returns its status.
+fn finish_cdxj(args: &IndexArgs, build: Build) -> anyhow::Result<ExitCode> {
+    let summary = build.finish()?;
+    let index = args.out.join(INDEX);
     if !args.quiet {
         print_summary(&summary, &index);
     }

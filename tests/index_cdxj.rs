@@ -313,6 +313,75 @@ fn not_an_archive_and_huge_urls_are_counted_and_the_rest_indexed() {
     assert_eq!(lines(&idx).len(), 6);
 }
 
+/// `index` reads each archive once, its CDXJ half taking the records the fingerprint half reads:
+/// its `index.cdxj` is byte for byte `--cdxj-only`'s, including the lines of an archive the
+/// fingerprint half does not read (a copy of another under a new name: same content).
+#[test]
+fn one_pass_gives_cdxj_only_bytes_even_for_archives_fingerprints_skip() {
+    let (dir, a, b) = two_archives();
+    let copy = dir.path().join("copy.warc.gz");
+    std::fs::copy(&a, &copy).unwrap();
+    let full = dir.path().join("full");
+    let only = dir.path().join("only");
+    let args = |out: &Path| {
+        vec![
+            s(&a).to_string(),
+            s(&b).into(),
+            s(&copy).into(),
+            "--out".into(),
+            s(out).into(),
+            "--quiet".into(),
+        ]
+    };
+    let mut f = args(&full);
+    f.insert(0, "index".into());
+    let f: Vec<&str> = f.iter().map(String::as_str).collect();
+    crawlsift_ok(&f, 0);
+    let mut o = args(&only);
+    o.splice(0..0, ["index".to_string(), "--cdxj-only".into()]);
+    let o: Vec<&str> = o.iter().map(String::as_str).collect();
+    crawlsift_ok(&o, 0);
+    let full_bytes = std::fs::read(full.join("index.cdxj")).unwrap();
+    assert_eq!(full_bytes, std::fs::read(only.join("index.cdxj")).unwrap());
+    assert_eq!(
+        lines(&full)
+            .iter()
+            .filter(|l| l.contains("\"copy.warc.gz\""))
+            .count(),
+        6
+    );
+}
+
+/// The same for every real crawl file of ../shared (WARC, ARC, TREC, damaged ones), one index
+/// over all of them.
+#[test]
+#[ignore = "needs ../shared"]
+fn one_pass_gives_cdxj_only_bytes_on_every_real_file() {
+    let real = util::needs_shared().join("corpus/real");
+    let dir = tempfile::tempdir().unwrap();
+    let full = dir.path().join("full");
+    let only = dir.path().join("only");
+    crawlsift_ok(&["index", s(&real), "--out", s(&full), "--quiet"], 3);
+    crawlsift_ok(
+        &[
+            "index",
+            "--cdxj-only",
+            s(&real),
+            "--out",
+            s(&only),
+            "--quiet",
+        ],
+        3,
+    );
+    let got = std::fs::read(full.join("index.cdxj")).unwrap();
+    assert!(got.len() > 100_000, "{} bytes", got.len());
+    assert!(got == std::fs::read(only.join("index.cdxj")).unwrap());
+    assert_eq!(
+        std::fs::read(full.join("archives.jsonl")).unwrap(),
+        std::fs::read(only.join("archives.jsonl")).unwrap()
+    );
+}
+
 /// Our SURT key of every URL in every real crawl file against Python `surt` 0.3.1's (the venv the
 /// cdxj gate installs).
 #[test]

@@ -1,27 +1,27 @@
-//! Building an index directory: every input read once, in parallel (one archive per worker, the
-//! reader's own threads for a single large one), its lines made as records arrive, all lines
-//! sorted byte-wise and de-duplicated as `cdxj-indexer -s` sorts them, `index.cdxj` and
+//! Building an index directory ([`Build`]): every input read once, by another pass that reads it
+//! anyway ([`Build::archive`]) or in parallel here (one archive per worker, the reader's own
+//! threads for a single large one), its lines made as records arrive ([`crate::archive`]), all
+//! lines sorted byte-wise and de-duplicated as `cdxj-indexer -s` sorts them, `index.cdxj` and
 //! `archives.jsonl` written atomically; with `--compress` the ZipNum files beside them.
 //! [`append`] adds archives to an existing index by merging the new sorted lines into it,
 //! without reading the archives already indexed.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use bytes::Bytes;
-use crawlsift_reader::{detect::detect_compression, Compression, FileReport, ReaderConfig};
+use crawlsift_reader::{FileReport, ReaderConfig, Record};
 
+use crate::archive::ArchiveLines;
 use crate::error::CdxjError;
-use crate::extent::{block_end, member_end};
-use crate::line::{capture, Capture};
 use crate::manifest::{Archive, Manifest};
 use crate::merge;
 use crate::sort::Sorter;
 use crate::write::Atomic;
 use crate::zipnum;
 
+pub use crate::archive::InputSummary;
 pub use crate::layout::INDEX;
 
 /// How to build.
@@ -31,23 +31,6 @@ pub struct BuildOptions {
     pub threads: usize,
     /// Also write the ZipNum files (`index.cdxj.gz`, `index.idx`, `index.loc`).
     pub compress: bool,
-}
-
-/// What indexing one archive gave.
-#[derive(Debug, Default)]
-pub struct InputSummary {
-    /// The archive as given.
-    pub path: PathBuf,
-    /// Records read.
-    pub records: u64,
-    /// Lines made.
-    pub lines: u64,
-    /// Records without a line, by reason ([`crate::line::skip`]).
-    pub skipped: BTreeMap<&'static str, u64>,
-    /// The reader's report (record errors with their offsets).
-    pub report: FileReport,
-    /// Set when the input was not indexed: why (`not_archive`, `already_indexed`, an I/O error).
-    pub not_indexed: Option<String>,
 }
 
 /// What a build or append did.
@@ -74,27 +57,7 @@ pub fn build(
     dir: &Path,
     opts: &BuildOptions,
 ) -> Result<BuildSummary, CdxjError> {
-    let sorter = Mutex::new(Sorter::new(dir));
-    let (mut summary, manifest) = index_inputs(inputs, &Manifest::default(), opts, &sorter)?;
-    let sorted = sorter
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .finish()?;
-    let mut f = Atomic::create(&dir.join(INDEX))?;
-    let mut n = 0u64;
-    for l in sorted {
-        f.write(l?.as_bytes())?;
-        f.write(b"\n")?;
-        n += 1;
-    }
-    f.commit()?;
-    manifest.save(dir)?;
-    summary.new_lines = n;
-    summary.total_lines = n;
-    if opts.compress {
-        zipnum::write(dir)?;
-    }
-    Ok(summary)
+    Build::start(inputs, dir, opts, false)?.finish()
 }
 
 /// Adds `inputs` to the index in `dir`: archives already listed are not read again, the new lines
@@ -104,89 +67,272 @@ pub fn append(
     dir: &Path,
     opts: &BuildOptions,
 ) -> Result<BuildSummary, CdxjError> {
-    let old = Manifest::load(dir)?;
-    let sorter = Mutex::new(Sorter::new(dir));
-    let (mut summary, manifest) = index_inputs(inputs, &old, opts, &sorter)?;
-    let sorted = sorter
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .finish()?;
-    let (added, total) = merge::merge_into(&dir.join(INDEX), sorted)?;
-    manifest.save(dir)?;
-    summary.new_lines = added;
-    summary.total_lines = total;
-    if opts.compress {
-        zipnum::write(dir)?;
-    }
-    Ok(summary)
+    Build::start(inputs, dir, opts, true)?.finish()
 }
 
-/// Lines a worker gathers before handing them to the shared sorter.
-const HAND_OVER_LINES: usize = 4096;
+/// An archive the build must read, and input `input` of those given.
+struct Todo {
+    input: usize,
+    abs: PathBuf,
+    name: String,
+}
 
-/// Indexes the inputs not already in `known`, handing their lines to `sorter`: their summaries,
-/// and the manifest with them added. An input that cannot be read is noted in its summary; only
-/// the sorter's own I/O is an error.
-fn index_inputs(
-    inputs: &[PathBuf],
-    known: &Manifest,
-    opts: &BuildOptions,
-    sorter: &Mutex<Sorter>,
-) -> Result<(BuildSummary, Manifest), CdxjError> {
-    let mut manifest = known.clone();
-    let mut todo: Vec<(usize, PathBuf, String)> = Vec::new();
-    let mut summary = BuildSummary::default();
-    for (i, p) in inputs.iter().enumerate() {
-        summary.inputs.push(InputSummary {
-            path: p.clone(),
-            ..InputSummary::default()
-        });
-        let abs = std::fs::canonicalize(p).map_err(|e| CdxjError::io(p, e))?;
-        let name = abs
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        match manifest.find(&name) {
-            Some(a) if a.path == abs => {
-                summary.inputs[i].not_indexed = Some("already_indexed".into());
-                continue;
+/// What reading an archive gave: its summary, or why it could not be read; or the sorter's
+/// error (fatal).
+type Done = Result<Result<InputSummary, String>, CdxjError>;
+
+/// Where the reading of a [`Todo`] stands.
+enum Slot {
+    Unread,
+    Reading,
+    Done(Box<Done>),
+}
+
+/// A build (or append) under way: [`Build::start`] decides which archives must be read; whoever
+/// reads one anyway (the fingerprint pipeline of `crawlsift index`, so that each archive is read
+/// and inflated once) asks [`Build::archive`] for its lines; [`Build::finish`] reads the archives
+/// nobody read, in parallel, and writes the index. The lines, and so the index, are the same
+/// bytes whoever read which archive.
+pub struct Build {
+    dir: PathBuf,
+    opts: BuildOptions,
+    append: bool,
+    manifest: Manifest,
+    summary: BuildSummary,
+    todo: Vec<Todo>,
+    slots: Mutex<Vec<Slot>>,
+    sorter: Mutex<Sorter>,
+}
+
+impl Build {
+    /// Plans a build of `inputs` in `dir` (which must exist), or with `append` their addition to
+    /// the index there: archives already listed are not read again. Fails when an input cannot
+    /// be found, when two archives share a base name, or when the manifest is damaged.
+    pub fn start(
+        inputs: &[PathBuf],
+        dir: &Path,
+        opts: &BuildOptions,
+        append: bool,
+    ) -> Result<Build, CdxjError> {
+        let mut manifest = if append {
+            Manifest::load(dir)?
+        } else {
+            Manifest::default()
+        };
+        let mut todo: Vec<Todo> = Vec::new();
+        let mut summary = BuildSummary::default();
+        for (i, p) in inputs.iter().enumerate() {
+            summary.inputs.push(InputSummary {
+                path: p.clone(),
+                ..InputSummary::default()
+            });
+            let abs = std::fs::canonicalize(p).map_err(|e| CdxjError::io(p, e))?;
+            let name = abs
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            match manifest.find(&name) {
+                Some(a) if a.path == abs => {
+                    summary.inputs[i].not_indexed = Some("already_indexed".into());
+                    continue;
+                }
+                Some(a) => {
+                    return Err(CdxjError::Invalid(format!(
+                        "{} and {} have the same name {name}: CDXJ lines name archives by base \
+                         name, so one index cannot hold both",
+                        a.path.display(),
+                        abs.display()
+                    )))
+                }
+                None => {}
             }
-            Some(a) => {
-                return Err(CdxjError::Invalid(format!(
-                    "{} and {} have the same name {name}: CDXJ lines name archives by base name, \
-                     so one index cannot hold both",
-                    a.path.display(),
-                    abs.display()
-                )))
-            }
-            None => {}
+            let size = std::fs::metadata(&abs)
+                .map_err(|e| CdxjError::io(p, e))?
+                .len();
+            manifest.archives.push(Archive {
+                name: name.clone(),
+                size,
+                path: abs.clone(),
+            });
+            todo.push(Todo {
+                input: i,
+                abs,
+                name,
+            });
         }
-        let size = std::fs::metadata(&abs)
-            .map_err(|e| CdxjError::io(p, e))?
-            .len();
-        manifest.archives.push(Archive {
-            name: name.clone(),
-            size,
-            path: abs.clone(),
-        });
-        todo.push((i, abs, name));
+        let slots = Mutex::new(todo.iter().map(|_| Slot::Unread).collect());
+        Ok(Build {
+            dir: dir.to_path_buf(),
+            opts: opts.clone(),
+            append,
+            manifest,
+            summary,
+            todo,
+            slots,
+            sorter: Mutex::new(Sorter::new(dir)),
+        })
     }
-    let threads = opts.threads.max(1);
-    let workers = threads.min(todo.len()).max(1);
+
+    /// The lines of the archive at `path`, to be made from its records by whoever reads it (from
+    /// [`Reading::read`]), when the build must read it and nobody has yet: None otherwise, and
+    /// when it cannot be opened ([`finish`](Self::finish) then tries, and says why).
+    pub fn archive(&self, path: &Path) -> Option<Reading<'_>> {
+        let abs = std::fs::canonicalize(path).ok()?;
+        let slot = self.todo.iter().position(|t| t.abs == abs)?;
+        {
+            let mut slots = self.slots();
+            if !matches!(slots[slot], Slot::Unread) {
+                return None;
+            }
+            slots[slot] = Slot::Reading;
+        }
+        let mut reading = Reading {
+            build: self,
+            slot,
+            lines: None,
+        };
+        // On failure the reading is dropped, which makes the archive unread again.
+        let data = map(&abs).ok()?;
+        reading.lines = Some(ArchiveLines::new(data, &self.todo[slot].name, &self.sorter));
+        Some(reading)
+    }
+
+    fn slots(&self) -> std::sync::MutexGuard<'_, Vec<Slot>> {
+        self.slots.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Reads the archives nobody read, then writes `index.cdxj` (merged into the existing one
+    /// when appending), `archives.jsonl` and the ZipNum files if asked for.
+    pub fn finish(self) -> Result<BuildSummary, CdxjError> {
+        let Build {
+            dir,
+            opts,
+            append,
+            manifest,
+            mut summary,
+            todo,
+            slots,
+            sorter,
+        } = self;
+        let mut slots = slots.into_inner().unwrap_or_else(|e| e.into_inner());
+        let unread: Vec<usize> = (0..todo.len())
+            .filter(|&k| !matches!(slots[k], Slot::Done(_)))
+            .collect();
+        for (k, done) in read_unread(&todo, &unread, opts.threads, &sorter) {
+            slots[k] = Slot::Done(Box::new(done));
+        }
+        for (t, slot) in todo.iter().zip(slots) {
+            let Slot::Done(done) = slot else {
+                unreachable!("every unread archive was read above");
+            };
+            match (*done)? {
+                Ok(mut s) => {
+                    s.path = summary.inputs[t.input].path.clone();
+                    summary.inputs[t.input] = s;
+                }
+                Err(e) => summary.inputs[t.input].not_indexed = Some(e),
+            }
+        }
+        let sorted = sorter
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .finish()?;
+        if append {
+            let (added, total) = merge::merge_into(&dir.join(INDEX), sorted)?;
+            summary.new_lines = added;
+            summary.total_lines = total;
+        } else {
+            let mut f = Atomic::create(&dir.join(INDEX))?;
+            let mut n = 0u64;
+            for l in sorted {
+                f.write(l?.as_bytes())?;
+                f.write(b"\n")?;
+                n += 1;
+            }
+            f.commit()?;
+            summary.new_lines = n;
+            summary.total_lines = n;
+        }
+        manifest.save(&dir)?;
+        if opts.compress {
+            zipnum::write(&dir)?;
+        }
+        Ok(summary)
+    }
+}
+
+/// An archive being read for a [`Build`] by someone else ([`Build::archive`]): read it with
+/// [`read`](Self::read), then hand over the reader's report. Dropped before [`done`](Self::done)
+/// (a run stopped midway), the archive counts as unread.
+pub struct Reading<'a> {
+    build: &'a Build,
+    slot: usize,
+    lines: Option<ArchiveLines<'a>>,
+}
+
+impl Reading<'_> {
+    /// Reads the archive as [`crawlsift_reader::read_input`] reads a regular file (input
+    /// `file_idx`, with `cfg`), making the lines of each batch of records before `sink` gets
+    /// it: the reader's report.
+    pub fn read(
+        &mut self,
+        file_idx: u32,
+        cfg: &ReaderConfig,
+        sink: &mut dyn FnMut(Vec<Record>) -> bool,
+    ) -> FileReport {
+        let lines = self
+            .lines
+            .as_mut()
+            .expect("a reading has its lines until done");
+        let data = lines.data().clone();
+        crawlsift_reader::read_bytes(data, file_idx, cfg, &mut |batch| {
+            lines.records(&batch);
+            sink(batch)
+        })
+    }
+
+    /// The archive was read to its end, as `report` says.
+    pub fn done(mut self, report: FileReport) {
+        let lines = self
+            .lines
+            .take()
+            .expect("a reading has its lines until done");
+        self.build.slots()[self.slot] = Slot::Done(Box::new(lines.done(report).map(Ok)));
+    }
+}
+
+impl Drop for Reading<'_> {
+    fn drop(&mut self) {
+        if self.lines.is_some() {
+            self.build.slots()[self.slot] = Slot::Unread;
+        }
+    }
+}
+
+/// Reads the archives `unread` (indices into `todo`) in parallel (one archive per worker, the
+/// reader's own threads for a single large one), handing their lines to `sorter`.
+fn read_unread(
+    todo: &[Todo],
+    unread: &[usize],
+    threads: usize,
+    sorter: &Mutex<Sorter>,
+) -> Vec<(usize, Done)> {
+    let threads = threads.max(1);
+    let workers = threads.min(unread.len()).max(1);
     let reader_threads = (threads / workers).max(1);
     let next = AtomicUsize::new(0);
-    type Done = (usize, Result<Result<InputSummary, String>, CdxjError>);
-    let mut done: Vec<Done> = std::thread::scope(|s| {
+    std::thread::scope(|s| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 s.spawn(|| {
-                    let mut out: Vec<Done> = Vec::new();
-                    loop {
-                        let k = next.fetch_add(1, Ordering::Relaxed);
-                        let Some((i, abs, name)) = todo.get(k) else {
-                            break;
-                        };
-                        out.push((*i, index_file(abs, *i as u32, name, reader_threads, sorter)));
+                    let mut out = Vec::new();
+                    while let Some(&k) = unread.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        let t = &todo[k];
+                        let file_idx = t.input as u32;
+                        out.push((
+                            k,
+                            index_file(&t.abs, file_idx, &t.name, reader_threads, sorter),
+                        ));
                     }
                     out
                 })
@@ -196,25 +342,7 @@ fn index_inputs(
             .into_iter()
             .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
-    });
-    done.sort_by_key(|d| d.0);
-    for (i, r) in done {
-        match r? {
-            Ok(mut s) => {
-                s.path = summary.inputs[i].path.clone();
-                summary.inputs[i] = s;
-            }
-            Err(e) => summary.inputs[i].not_indexed = Some(e),
-        }
-    }
-    Ok((summary, manifest))
-}
-
-/// Captures waiting for their member's end: all records of one gzip member (one, except in a
-/// file gzipped whole), the member's offset.
-struct Pending {
-    offset: u64,
-    captures: Vec<Capture>,
+    })
 }
 
 /// Reads one archive and makes its lines.
@@ -224,94 +352,19 @@ fn index_file(
     name: &str,
     reader_threads: usize,
     sorter: &Mutex<Sorter>,
-) -> Result<Result<InputSummary, String>, CdxjError> {
+) -> Done {
     let data = match map(path) {
         Ok(d) => d,
         Err(e) => return Ok(Err(e.to_string())),
     };
-    let compression = detect_compression(&data);
     let cfg = ReaderConfig {
         threads: reader_threads,
         ..ReaderConfig::default()
     };
-    let mut lines: Vec<String> = Vec::new();
-    let mut summary = InputSummary::default();
-    let mut pending: Option<Pending> = None;
-    let mut sort_err: Option<CdxjError> = None;
-    let hand_over = |lines: &mut Vec<String>, err: &mut Option<CdxjError>| {
-        let mut s = sorter.lock().unwrap_or_else(|e| e.into_inner());
-        if let Err(e) = s.extend(lines.drain(..)) {
-            err.get_or_insert(e);
-        }
-    };
-    let flush = |p: Pending, end: u64, lines: &mut Vec<String>| {
-        for mut c in p.captures {
-            c.length = end.saturating_sub(p.offset);
-            lines.push(c.to_line());
-        }
-    };
-    let report = crawlsift_reader::read_bytes(data.clone(), file_idx, &cfg, &mut |batch| {
-        for rec in batch {
-            let offset = rec.pos.offset;
-            if let Some(p) = pending.take() {
-                if p.offset == offset {
-                    pending = Some(p);
-                } else {
-                    flush(p, offset, &mut lines);
-                }
-            }
-            // Uncompressed WARC and ARC records end with their block; the rest end where the next
-            // member (or TREC document) starts.
-            let own_end = (compression == Compression::None
-                && !matches!(
-                    rec.kind,
-                    crawlsift_reader::RecordKind::TrecWeb | crawlsift_reader::RecordKind::TrecText
-                ))
-            .then(|| block_end(&data, &rec.block))
-            .flatten();
-            match capture(&rec, offset, 0, name) {
-                Ok(mut c) => {
-                    summary.lines += 1;
-                    match own_end {
-                        Some(end) => {
-                            c.length = end.saturating_sub(offset);
-                            lines.push(c.to_line());
-                        }
-                        None => pending
-                            .get_or_insert_with(|| Pending {
-                                offset,
-                                captures: Vec::new(),
-                            })
-                            .captures
-                            .push(c),
-                    }
-                }
-                Err(why) => *summary.skipped.entry(why).or_default() += 1,
-            }
-        }
-        if lines.len() >= HAND_OVER_LINES {
-            hand_over(&mut lines, &mut sort_err);
-        }
-        sort_err.is_none()
-    });
-    if let Some(p) = pending.take().filter(|p| !p.captures.is_empty()) {
-        let end = if compression == Compression::None {
-            data.len() as u64
-        } else {
-            member_end(&data, p.offset, compression)
-        };
-        flush(p, end, &mut lines);
-    }
-    hand_over(&mut lines, &mut sort_err);
-    if let Some(e) = sort_err {
-        return Err(e);
-    }
-    summary.records = report.records;
-    if report.records == 0 && report.error_count() > 0 {
-        summary.not_indexed = Some("not_archive".into());
-    }
-    summary.report = report;
-    Ok(Ok(summary))
+    let mut lines = ArchiveLines::new(data.clone(), name, sorter);
+    let report =
+        crawlsift_reader::read_bytes(data, file_idx, &cfg, &mut |batch| lines.records(&batch));
+    lines.done(report).map(Ok)
 }
 
 /// Maps `path` read-only (read into memory where mapping fails).

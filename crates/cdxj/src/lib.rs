@@ -15,12 +15,14 @@ assert_eq!(surt("https://www.Example.com:443/a/?b=2&a=1#top"), "com,example)/a?a
 
 Modules: `surt` (keys, with `idna` for non-ASCII hosts), `timestamp`, `head` (the HTTP head
 as warcio reads it), `json` (Python's JSON escaping), `line` (captures and their lines), `extent`
-(where a record's bytes are), `build` (the parallel pass), `sort` (bounded-memory sorting), `merge` (order, merging into an
+(where a record's bytes are), `archive` (one archive's lines as its records arrive), `build`
+(the build: which archives to read, the parallel pass, the index written), `sort` (bounded-memory sorting), `merge` (order, merging into an
 existing index), `layout` (file names), `fetch` (a capture's record from its archive), `lookup`, `zipnum`, `manifest`, `write` (atomic files), `error`.
 */
 
 #![deny(missing_docs)]
 
+pub mod archive;
 pub mod build;
 pub mod error;
 pub mod extent;
@@ -39,7 +41,7 @@ pub mod timestamp;
 mod write;
 pub mod zipnum;
 
-pub use build::{append, build, BuildOptions, BuildSummary, InputSummary, INDEX};
+pub use build::{append, build, Build, BuildOptions, BuildSummary, InputSummary, Reading, INDEX};
 pub use error::CdxjError;
 pub use line::Capture;
 pub use lookup::CdxjFile;

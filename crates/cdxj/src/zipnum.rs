@@ -151,6 +151,15 @@ fn read_block(
     len: u64,
 ) -> Result<String, CdxjError> {
     use std::io::Seek;
+    // The summary is input: a length past the file's end allocates nothing.
+    let size = file.metadata().map_err(|e| CdxjError::io(path, e))?.len();
+    if off.checked_add(len).is_none_or(|end| end > size) {
+        return Err(CdxjError::damaged(
+            path,
+            off,
+            format!("block of {len} bytes past the end of the {size}-byte file"),
+        ));
+    }
     let mut raw = vec![0u8; len as usize];
     file.seek(std::io::SeekFrom::Start(off))
         .and_then(|_| file.read_exact(&mut raw))
@@ -211,5 +220,14 @@ mod tests {
         .unwrap();
         let z = ZipNum::open(dir.path()).unwrap();
         assert!(z.captures("com,example)/p0001").is_err());
+        // A block said to run past the end of the file is damage, found before reading it.
+        std::fs::write(
+            dir.path().join(SUMMARY),
+            "com,example)/p0001 2024\tindex\t10\t100000000\t1\n",
+        )
+        .unwrap();
+        let z = ZipNum::open(dir.path()).unwrap();
+        let e = z.captures("com,example)/p0001").unwrap_err().to_string();
+        assert!(e.contains("past the end"), "{e}");
     }
 }

@@ -14,7 +14,7 @@ use crawlsift_reader::{ReaderConfig, Record};
 
 use crate::checkpoint::{Checkpoints, Entry};
 use crate::collect::{entry_of, Batch, Collected, Collector};
-use crate::inputs::{Cancelled, InputSet, ReadEvent};
+use crate::inputs::{Cancelled, InputSet, ReadEvent, RecordTap};
 use crate::stages::{self, Reorder};
 use crate::write::TextSpill;
 
@@ -75,6 +75,18 @@ pub fn read_documents(
     checkpoints: &mut Checkpoints,
     spill: Option<TextSpill>,
 ) -> anyhow::Result<Collected> {
+    read_documents_tapped(settings, hooks, checkpoints, spill, None)
+}
+
+/// [`read_documents`], with the inputs `tap` takes read through it ([`RecordTap`]: the CDXJ half
+/// of an index build sees the records of this one pass).
+pub fn read_documents_tapped(
+    settings: &DedupSettings<'_>,
+    hooks: &DedupHooks<'_>,
+    checkpoints: &mut Checkpoints,
+    spill: Option<TextSpill>,
+    tap: Option<&dyn RecordTap>,
+) -> anyhow::Result<Collected> {
     let inputs = settings.inputs;
     let n = inputs.inputs.len() as u32;
     // Stdin cannot be identified again, so it is never checkpointed.
@@ -102,7 +114,7 @@ pub fn read_documents(
             .name("reader".into())
             .spawn_scoped(s, move || {
                 let skip = |f: u32| done[f as usize];
-                inputs.read_all(reader_cfg, &skip, cancelled, &mut |event| {
+                inputs.read_all(reader_cfg, &skip, tap, cancelled, &mut |event| {
                     producer.send(match event {
                         ReadEvent::Records(b) => Batch::Items(b),
                         ReadEvent::FileDone(f, r) => Batch::FileDone(f, r),

@@ -8,7 +8,7 @@
 //! README, an image) is a *skipped input*, counted by kind, not a record error.
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use std::thread::ScopedJoinHandle;
@@ -130,6 +130,32 @@ pub enum ReadEvent {
     Skipped(u32),
 }
 
+/// Another use of the records the reading loop reads (the CDXJ half of `crawlsift index`), so
+/// that an input wanted by both is read and inflated once: before each regular file is read the
+/// tap may take it, and it is then read by the tap ([`TapFile::read`]), which sees each batch
+/// before the loop hands it on.
+pub trait RecordTap: Sync {
+    /// Called before input `file` (a regular file at `path`) is read: Some when the tap wants
+    /// its records.
+    fn open(&self, file: u32, path: &Path) -> Option<Box<dyn TapFile + '_>>;
+}
+
+/// One input as a [`RecordTap`] reads it.
+pub trait TapFile {
+    /// Reads the input as [`crawlsift_reader::read_input`] would (the same records, batches and
+    /// report), seeing each batch before `sink` gets it.
+    fn read(
+        &mut self,
+        file: u32,
+        cfg: &ReaderConfig,
+        sink: &mut dyn FnMut(Vec<Record>) -> bool,
+    ) -> FileReport;
+
+    /// The input was read to its end, as `report` says. A tapped input whose reading stopped
+    /// midway (Ctrl-C, a consumer gone) is dropped without this call.
+    fn done(self: Box<Self>, report: FileReport);
+}
+
 /// How the reading loop ended.
 pub struct ReadOutcome {
     /// Per input, its summary if it was read to its end.
@@ -243,12 +269,13 @@ impl InputSet {
     }
 
     /// Reads every input in order (those `skip` names are announced, not read), handing events to
-    /// `send`; stops when `send` returns false or `cancelled` says so (Ctrl-C). Run it on its
-    /// own thread: `send` blocks on a full channel.
+    /// `send`, and the regular files `tap` takes through it; stops when `send` returns false or
+    /// `cancelled` says so (Ctrl-C). Run it on its own thread: `send` blocks on a full channel.
     pub fn read_all(
         &self,
         cfg: &ReaderConfig,
         skip: &dyn Fn(u32) -> bool,
+        tap: Option<&dyn RecordTap>,
         cancelled: Cancelled<'_>,
         send: &mut dyn FnMut(ReadEvent) -> bool,
     ) -> ReadOutcome {
@@ -265,14 +292,27 @@ impl InputSet {
                 listening = send(ReadEvent::Skipped(fi));
                 continue;
             }
-            let r = crawlsift_reader::read_input(input, fi, cfg, &mut |batch| {
+            let mut tapped = match (tap, input) {
+                (Some(tap), Input::Path(p)) if p.metadata().is_ok_and(|m| m.is_file()) => {
+                    tap.open(fi, p)
+                }
+                _ => None,
+            };
+            let mut sink = |batch| {
                 let w = Instant::now();
                 listening = !cancelled() && send(ReadEvent::Records(batch));
                 waited += w.elapsed();
                 listening
-            });
+            };
+            let r = match tapped.as_mut() {
+                Some(t) => Ok(t.read(fi, cfg, &mut sink)),
+                None => crawlsift_reader::read_input(input, fi, cfg, &mut sink),
+            };
             if !listening {
                 break; // this input was not read to its end: it has no summary
+            }
+            if let (Some(t), Ok(report)) = (tapped, &r) {
+                t.done(report.clone());
             }
             let summary = r.as_ref().cloned().map_err(|e| e.to_string());
             reports[fi as usize] = Some(summary.clone());
@@ -296,7 +336,7 @@ impl InputSet {
         let handle = std::thread::Builder::new()
             .name("reader".into())
             .spawn_scoped(scope, move || {
-                self.read_all(cfg, &|_| false, cancelled, &mut |e| match e {
+                self.read_all(cfg, &|_| false, None, cancelled, &mut |e| match e {
                     ReadEvent::Records(batch) => producer.send(batch),
                     _ => true,
                 })

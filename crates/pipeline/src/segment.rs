@@ -1,6 +1,7 @@
 //! Building the fingerprint index (`IDX/fp/`, `crawlsift index`) from a dedup-style run: the
-//! documents [`read_documents`] gathers (the same fingerprints `crawlsift dedup` makes) become a
-//! segment ([`crawlsift_store::segment`]), and the clustering over every segment of the index
+//! documents [`read_documents_tapped`] gathers (the same fingerprints `crawlsift dedup` makes;
+//! the records are also handed to the request's tap, the CDXJ half, so each archive is read
+//! once) become a segment ([`crawlsift_store::segment`]), and the clustering over every segment of the index
 //! (the same clustering, verification and templates as `crawlsift dedup`) becomes its state and
 //! `clusters.jsonl`. `--append` writes a segment for the inputs not yet indexed and clusters
 //! again from the segments, never from the archives.
@@ -20,8 +21,8 @@ use crawlsift_store::Index;
 
 use crate::checkpoint::{Checkpoints, RunKey};
 use crate::collect::Collected;
-use crate::dedup::{read_documents, DedupHooks, DedupSettings};
-use crate::inputs::{InputSet, ReadTally};
+use crate::dedup::{read_documents_tapped, DedupHooks, DedupSettings};
+use crate::inputs::{InputSet, ReadTally, RecordTap};
 use crate::site::site_of;
 
 /// What `crawlsift index` is asked to do.
@@ -44,6 +45,9 @@ pub struct IndexRequest<'a> {
     pub method: &'a str,
     /// No notes on stderr.
     pub quiet: bool,
+    /// Another use of the records read (the CDXJ half of the index), so that each archive is
+    /// read and inflated once for both halves.
+    pub tap: Option<&'a dyn RecordTap>,
 }
 
 /// What an index build did.
@@ -114,10 +118,20 @@ pub fn build_index(req: &IndexRequest<'_>, hooks: &DedupHooks<'_>) -> anyhow::Re
             .filter(|(_, r)| matches!(r, Some(Ok(_))))
             .map(|(e, _)| e.clone())
             .collect();
-        write_new_segments(&dir, req.dedup, &entries, read, &collected, &mut manifest)?;
         let (clustering, templates) = if first_build {
-            collected.clusterer.cluster_with_templates(req.threads)
+            // The segments are written while the documents are clustered: the writing is mostly
+            // one thread's work, and the clustering leaves a core idle at times.
+            let (written, clustered) = std::thread::scope(|s| {
+                let writer = s.spawn(|| {
+                    write_new_segments(&dir, req.dedup, &entries, read, &collected, &mut manifest)
+                });
+                let clustered = collected.clusterer.cluster_with_templates(req.threads);
+                (writer.join(), clustered)
+            });
+            written.unwrap_or_else(|e| std::panic::resume_unwind(e))?;
+            clustered
         } else {
+            write_new_segments(&dir, req.dedup, &entries, read, &collected, &mut manifest)?;
             drop(collected);
             recluster(&dir, &manifest, req.threads)?
         };
@@ -185,7 +199,7 @@ fn read_new(
         only: None,
         phrases: None,
     };
-    let collected = read_documents(&settings, hooks, &mut checkpoints, None)?;
+    let collected = read_documents_tapped(&settings, hooks, &mut checkpoints, None, req.tap)?;
     if (hooks.cancelled)() {
         checkpoints.flush()?;
         return Ok(None);

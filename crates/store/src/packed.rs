@@ -80,24 +80,46 @@ impl Shape {
     }
 }
 
-/// Appends bits to a byte vector, lowest bit first.
+/// Appends bits to a byte vector, lowest bit first (whole bytes out of a 64-bit accumulator).
 struct Bits {
     out: Vec<u8>,
+    /// Bits pushed.
     at: u64,
+    /// Bits not yet in `out`: the lowest `at % 8`.
+    acc: u64,
 }
 
 impl Bits {
-    fn push(&mut self, v: u64, w: u32) {
-        for i in 0..w {
-            if self.at.is_multiple_of(8) {
-                self.out.push(0);
-            }
-            if v >> i & 1 == 1 {
-                let last = self.out.len() - 1;
-                self.out[last] |= 1 << (self.at % 8);
-            }
-            self.at += 1;
+    fn new() -> Self {
+        Bits {
+            out: Vec::new(),
+            at: 0,
+            acc: 0,
         }
+    }
+
+    /// Appends the low `w` bits of `v`.
+    fn push(&mut self, v: u64, w: u32) {
+        if w > 56 {
+            self.push(v, 32);
+            self.push(v >> 32, w - 32);
+            return;
+        }
+        let fill = (self.at % 8) as u32;
+        self.acc |= (v & mask(w)) << fill;
+        self.at += u64::from(w);
+        for _ in 0..(fill + w) / 8 {
+            self.out.push(self.acc as u8);
+            self.acc >>= 8;
+        }
+    }
+
+    /// The bytes, the last one padded with zero bits.
+    fn finish(mut self) -> Vec<u8> {
+        if !self.at.is_multiple_of(8) {
+            self.out.push(self.acc as u8);
+        }
+        self.out
     }
 }
 
@@ -125,10 +147,7 @@ fn bits(buf: &[u8], at: u64, w: u32) -> u64 {
 /// below `2^row_bits`) with `shape`.
 pub fn write_table(shape: &Shape, entries: &[(u64, u32)]) -> Vec<u8> {
     let lkb = shape.low_key_bits();
-    let mut unary = Bits {
-        out: Vec::new(),
-        at: 0,
-    };
+    let mut unary = Bits::new();
     let mut samples = Vec::with_capacity(shape.sample_bytes() as usize);
     let mut i = 0;
     for b in 0..shape.buckets() {
@@ -141,17 +160,14 @@ pub fn write_table(shape: &Shape, entries: &[(u64, u32)]) -> Vec<u8> {
         }
         unary.push(0, 1);
     }
-    let mut lows = Bits {
-        out: Vec::new(),
-        at: 0,
-    };
+    let mut lows = Bits::new();
     for &(key, row) in entries {
         let low = (key & mask(lkb)) << shape.row_bits | u64::from(row);
         lows.push(low, shape.low_bits());
     }
     let mut out = samples;
-    out.extend_from_slice(&unary.out);
-    out.extend_from_slice(&lows.out);
+    out.extend_from_slice(&unary.finish());
+    out.extend_from_slice(&lows.finish());
     out
 }
 
@@ -402,6 +418,42 @@ mod tests {
         let p = dir.join("t");
         write_file(&p, b"TESTTABL", 1, &DedupConfig::default(), &[bytes]).unwrap();
         StoreFile::open_as(&p, b"TESTTABL", 1, Access::Read).unwrap()
+    }
+
+    /// The bits one at a time, as format 2 was first written.
+    fn bit_by_bit(pushes: &[(u64, u32)]) -> Vec<u8> {
+        let (mut out, mut at) = (Vec::new(), 0u64);
+        for &(v, w) in pushes {
+            for i in 0..w {
+                if at % 8 == 0 {
+                    out.push(0);
+                }
+                if v >> i & 1 == 1 {
+                    *out.last_mut().unwrap() |= 1 << (at % 8);
+                }
+                at += 1;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn bits_are_packed_as_one_at_a_time() {
+        let mut state = 3u64;
+        for round in 0..50 {
+            let pushes: Vec<(u64, u32)> = (0..round * 7)
+                .map(|_| {
+                    state = crawlsift_dedup::minhash::mix64(state);
+                    (state, (state >> 58) as u32 + u32::from(round % 3 == 0))
+                })
+                .collect();
+            let mut b = Bits::new();
+            for &(v, w) in &pushes {
+                b.push(v, w);
+            }
+            assert_eq!(b.at, pushes.iter().map(|p| u64::from(p.1)).sum::<u64>());
+            assert_eq!(b.finish(), bit_by_bit(&pushes), "round {round}");
+        }
     }
 
     fn entries(n: u64, key_bits: u32, docs: u32) -> Vec<(u64, u32)> {
