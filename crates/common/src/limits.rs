@@ -515,3 +515,22 @@ pub const STORE_BAND_SCREEN_MISS: f64 = 1e-3;
 /// kept): a multiple of 8, small enough for the query's memory and large enough that the reads
 /// stay few (some 3 a table on the 20k index).
 pub const STORE_TABLE_SCAN_BYTES: usize = 16 << 10;
+
+/// Share of `dedup --memory` (percent) the word profiles of verification may hold in memory:
+/// past it, each further document's profile is appended to a temporary file in the output folder
+/// and read back (one positioned read a profile) when its pairs are verified, its lines learnt
+/// and its words counted. Clustering's working memory is then the rest of the budget (at least
+/// [`DEDUP_MEMORY_MIN`]), so profiles and working memory together stay within `--memory`. At about
+/// 3 KB a document of the synthetic corpus, half of 2 GiB holds some 330,000 profiles: smaller
+/// runs never spill.
+pub const DEDUP_PROFILE_RESIDENT_PERCENT: usize = 50;
+
+/// Bytes buffered while word profiles are appended to their spill file.
+pub const DEDUP_SPILL_WRITE_BUFFER: usize = 1 << 20;
+
+/// Most passes site-template learning makes over the documents' lines: each pass sorts the
+/// (site, line, class) triples of the lines whose hash falls in its part, as many parts as the
+/// triples (16 bytes each) need to fit clustering's working memory. Ten million documents of
+/// some 40 lines take 7 passes in 1 GiB; the cap only matters for budgets far below
+/// `DEDUP_MEMORY_MIN`, which only tests set.
+pub const DEDUP_TEMPLATE_MAX_PASSES: usize = 256;

@@ -75,6 +75,19 @@ pub fn read_documents(
     checkpoints: &mut Checkpoints,
     spill: Option<TextSpill>,
 ) -> anyhow::Result<Collected> {
+    let clusterer = Clusterer::new(settings.dedup)?;
+    read_documents_into(settings, hooks, checkpoints, spill, clusterer)
+}
+
+/// As [`read_documents`], adding the documents to `clusterer` (made for `settings.dedup`, for
+/// instance told to spill its word profiles past a memory budget: [`Clusterer::spill_past`]).
+pub fn read_documents_into(
+    settings: &DedupSettings<'_>,
+    hooks: &DedupHooks<'_>,
+    checkpoints: &mut Checkpoints,
+    spill: Option<TextSpill>,
+    clusterer: Clusterer,
+) -> anyhow::Result<Collected> {
     let inputs = settings.inputs;
     let n = inputs.inputs.len() as u32;
     // Stdin cannot be identified again, so it is never checkpointed.
@@ -86,12 +99,7 @@ pub fn read_documents(
     };
     // Inputs of other shards are passed over like checkpointed ones, and then not replayed.
     let done: Vec<bool> = (0..n).map(|i| checkpoints.has(i) || !mine(i)).collect();
-    let mut col = Collector::new(
-        Clusterer::new(settings.dedup)?,
-        inputs.inputs.len(),
-        checkpoints,
-        spill,
-    );
+    let mut col = Collector::new(clusterer, inputs.inputs.len(), checkpoints, spill);
     if settings.phrases.is_some() {
         col = col.with_phrases();
     }
