@@ -225,25 +225,26 @@ impl Clusterer {
         };
         self.sites.push(id);
         let doc = self.fps.len() as u32;
-        let mut fp = fp;
+        let beside = fp.memory_bytes() + std::mem::size_of::<u32>();
+        self.fps.push(fp);
         if let Some(spill) = self.spill.as_mut() {
-            spill.count_beside(fp.memory_bytes() + std::mem::size_of::<u32>());
-            if let Err(e) = spill.keep(doc, &mut fp) {
+            spill.count_beside(beside);
+            if let Err(e) = spill.keep(&mut self.fps) {
                 spill.fail(format!("writing word profiles to the spill file: {e}"));
             }
         }
-        self.fps.push(fp);
         doc
     }
 
     /// Bounds the memory of this clustering to about `bytes` (as [`set_memory`](Self::set_memory))
-    /// *including* what it holds per document: once the word profiles, the fingerprints and what
-    /// the caller counts beside them ([`count_beside`](Self::count_beside)) hold
-    /// `limits::DEDUP_PROFILE_RESIDENT_PERCENT` of it, the profiles of further documents are
-    /// appended to an unnamed temporary file in `dir` and read back when needed, and clustering's
-    /// working memory is what all of that leaves (at least `limits::DEDUP_MEMORY_MIN`). Call it
-    /// before the first [`add`](Self::add). The clustering is the same bytes whether profiles are
-    /// spilled or not.
+    /// *including* what it holds per document: while the word profiles, the fingerprints and
+    /// what the caller counts beside them ([`count_beside`](Self::count_beside)) would pass
+    /// `limits::DEDUP_PROFILE_RESIDENT_PERCENT` of it, the oldest profiles still in memory are
+    /// appended to an unnamed temporary file in `dir` (read back when needed), and clustering's
+    /// working memory is what is left of the budget (at least the other share). Call it before
+    /// the first [`add`](Self::add). The clustering is the same bytes whether profiles are
+    /// spilled or not. Not bounded: the fingerprints and what is counted beside them, once they
+    /// alone pass their share.
     pub fn spill_past(&mut self, bytes: usize, dir: &Path) {
         self.set_memory(bytes);
         let share = self.memory / 100 * crawlsift_common::limits::DEDUP_PROFILE_RESIDENT_PERCENT;
@@ -272,9 +273,11 @@ impl Clusterer {
     /// Working memory of clustering: the budget, less what is held per document when it shares
     /// it ([`spill_past`](Self::spill_past)).
     fn working_memory(&self) -> usize {
-        let resident = self.spill.as_ref().map_or(0, ProfileSpill::resident_bytes);
-        let floor = crawlsift_common::limits::DEDUP_MEMORY_MIN.min(self.memory);
-        self.memory.saturating_sub(resident).max(floor)
+        let held = self
+            .spill
+            .as_ref()
+            .map_or(0, |s| s.resident_bytes().min(s.resident_budget()));
+        self.memory - held.min(self.memory)
     }
 
     /// Every document's fingerprint and profile, spilled profiles written out first.

@@ -1,6 +1,7 @@
-//! Where the word profiles of a clustering are kept: in memory inside each [`Fingerprint`] until
-//! they, with what is held beside them (the fingerprints, the caller's per-record metadata), reach
-//! the resident budget, then appended to an unnamed temporary file as they come, each document's place kept in memory (16 bytes a
+//! Where the word profiles of a clustering are kept: in memory inside each [`Fingerprint`] while
+//! they, with what is held beside them (the fingerprints, the caller's per-record metadata), fit
+//! the resident budget; past it the oldest profiles still in memory are appended to an unnamed
+//! temporary file, in document order, each document's place kept in memory (16 bytes a
 //! document). Verification, template learning and the report read a spilled profile back with
 //! one positioned read (`pread`) of its bytes, so resident memory holds only the profiles being
 //! compared; the file is gone when the clusterer is dropped, however the run ends.
@@ -44,15 +45,15 @@ impl Slot {
 pub(crate) struct ProfileSpill {
     /// Folder of the temporary file.
     dir: PathBuf,
-    /// Bytes of profiles kept in memory before spilling starts.
+    /// Bytes that profiles and what is held beside them may take before profiles spill.
     resident_budget: usize,
-    /// Bytes of profiles kept in memory so far.
+    /// Bytes of profiles kept in memory.
     resident_bytes: usize,
     /// Bytes held beside the profiles that count against the same budget (fingerprints, the
     /// caller's per-record metadata).
     beside: usize,
-    /// The first spilled document (every later one is spilled too).
-    first: Option<u32>,
+    /// Where the profile of each spilled document is: documents spill in order, oldest first,
+    /// so the spilled ones are the first `slots.len()`.
     slots: Vec<Slot>,
     /// The file, and its writer (locked only to flush it before reads).
     file: Option<(File, Mutex<BufWriter<File>>)>,
@@ -61,15 +62,14 @@ pub(crate) struct ProfileSpill {
 }
 
 impl ProfileSpill {
-    /// Keeps profiles in memory up to `resident_budget` bytes, then spills them into an unnamed
-    /// file in `dir`.
+    /// Keeps profiles in memory while they and what is held beside them take at most
+    /// `resident_budget` bytes; past it, spills them into an unnamed file in `dir`.
     pub(crate) fn new(dir: &Path, resident_budget: usize) -> Self {
         Self {
             dir: dir.to_path_buf(),
             resident_budget,
             resident_bytes: 0,
             beside: 0,
-            first: None,
             slots: Vec::new(),
             file: None,
             end: 0,
@@ -82,6 +82,11 @@ impl ProfileSpill {
         self.resident_bytes + self.beside
     }
 
+    /// Bytes that profiles and what is held beside them may take.
+    pub(crate) fn resident_budget(&self) -> usize {
+        self.resident_budget
+    }
+
     /// Counts `bytes` held beside the profiles against the resident budget.
     pub(crate) fn count_beside(&mut self, bytes: usize) {
         self.beside += bytes;
@@ -92,14 +97,24 @@ impl ProfileSpill {
         self.slots.len()
     }
 
-    /// Takes the profile of document `doc` (added in order) out of `fp` into the file when the
-    /// resident budget is spent; keeps it in `fp` otherwise.
-    pub(crate) fn keep(&mut self, doc: u32, fp: &mut Fingerprint) -> std::io::Result<()> {
-        let bytes = fp.profile.memory_bytes();
-        if self.first.is_none() && self.resident_bytes() + bytes <= self.resident_budget {
-            self.resident_bytes += bytes;
-            return Ok(());
+    /// Counts the profile of the document just added (the last of `fps`), then moves the oldest
+    /// profiles still in memory into the file, in document order, until the resident budget
+    /// holds again (or every profile is in the file).
+    pub(crate) fn keep(&mut self, fps: &mut [Fingerprint]) -> std::io::Result<()> {
+        if let Some(fp) = fps.last() {
+            self.resident_bytes += fp.profile.memory_bytes();
         }
+        while self.resident_bytes() > self.resident_budget && self.slots.len() < fps.len() {
+            let doc = self.slots.len();
+            let p = std::mem::take(&mut fps[doc].profile);
+            self.resident_bytes = self.resident_bytes.saturating_sub(p.memory_bytes());
+            self.write(&p)?;
+        }
+        Ok(())
+    }
+
+    /// Appends a profile to the file (made at the first), noting where it is.
+    fn write(&mut self, p: &WordProfile) -> std::io::Result<()> {
         if self.file.is_none() {
             let file = tempfile::tempfile_in(&self.dir).map_err(|e| {
                 std::io::Error::new(
@@ -109,18 +124,19 @@ impl ProfileSpill {
             })?;
             let writer = BufWriter::with_capacity(SPILL_WRITE_BUFFER, file.try_clone()?);
             self.file = Some((file, Mutex::new(writer)));
-            self.first = Some(doc);
         }
         let Some((_, w)) = self.file.as_mut() else {
             unreachable!("the file was just made");
         };
         let w = w.get_mut().unwrap_or_else(|p| p.into_inner());
-        let p = std::mem::take(&mut fp.profile);
         let slot = Slot {
             offset: self.end,
             words: p.words.len() as u32,
             lines: p.lines.len() as u32,
         };
+        // Counted before writing: a failed write leaves the slot, and the run fails at the end.
+        self.end += slot.bytes() as u64;
+        self.slots.push(slot);
         for word in p.words.iter() {
             w.write_all(&word.to_le_bytes())?;
         }
@@ -128,8 +144,6 @@ impl ProfileSpill {
             w.write_all(&line.hash.to_le_bytes())?;
             w.write_all(&line.end.to_le_bytes())?;
         }
-        self.end += slot.bytes() as u64;
-        self.slots.push(slot);
         Ok(())
     }
 
@@ -150,9 +164,7 @@ impl ProfileSpill {
     }
 
     fn slot(&self, doc: u32) -> Option<&Slot> {
-        let first = self.first?;
-        doc.checked_sub(first)
-            .and_then(|i| self.slots.get(i as usize))
+        self.slots.get(doc as usize)
     }
 
     /// Whether the profile of `doc` was spilled.
