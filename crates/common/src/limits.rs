@@ -458,11 +458,12 @@ pub const PHRASE_MAX_SENTENCES_SEEN: usize = 1 << 23;
 /// Hosts listed in `report.json`'s `phrases.hosts` (most slice-and-dice pages first).
 pub const PHRASE_TOP_HOSTS: usize = 20;
 
-/// Working memory of clustering (`dedup --memory`), in bytes, beyond the fingerprints it
-/// clusters: the transposed signature rows popularity counts on, the per-band key lists, and the
-/// word bags of candidate pairs. Steps that would pass it work in parts (rows in blocks, pairs in
-/// runs, fewer bands at once); the result is the same bytes whatever the budget. 2 GiB keeps
-/// every step whole up to about a million documents.
+/// Memory of a dedup run's documents and clustering (`dedup --memory`), in bytes: what it keeps
+/// per document within [`DEDUP_PROFILE_RESIDENT_PERCENT`] (word profiles spill past it), and
+/// clustering's working memory in the rest: the transposed signature rows popularity counts on,
+/// the per-band key lists, and the word bags of candidate pairs. Steps that would pass it work in
+/// parts (rows in blocks, pairs in runs, fewer bands at once); the result is the same bytes
+/// whatever the budget.
 pub const DEDUP_MEMORY_DEFAULT: usize = 2 << 30;
 
 /// Smallest `dedup --memory` accepted (bytes): below it the parts become too small to be useful.
@@ -516,13 +517,14 @@ pub const STORE_BAND_SCREEN_MISS: f64 = 1e-3;
 /// stay few (some 3 a table on the 20k index).
 pub const STORE_TABLE_SCAN_BYTES: usize = 16 << 10;
 
-/// Share of `dedup --memory` (percent) the word profiles of verification may hold in memory:
-/// past it, each further document's profile is appended to a temporary file in the output folder
-/// and read back (one positioned read a profile) when its pairs are verified, its lines learnt
-/// and its words counted. Clustering's working memory is then the rest of the budget (at least
-/// [`DEDUP_MEMORY_MIN`]), so profiles and working memory together stay within `--memory`. At about
-/// 3 KB a document of the synthetic corpus, half of 2 GiB holds some 330,000 profiles: smaller
-/// runs never spill.
+/// Share of `dedup --memory` (percent) what a run keeps per document may hold: word profiles
+/// (about 3 KB a synthetic page), fingerprints (448 bytes) and the catalog of records for
+/// `documents.jsonl.gz` (about 500 bytes). Past it, the oldest profiles still in memory are
+/// appended to a temporary file in the output folder and read back (one positioned read a
+/// profile) when their pairs are verified, their lines learnt and their words counted;
+/// clustering's working memory is the rest of the budget, and never less than the other share.
+/// Half of 2 GiB holds every profile of some 260,000 synthetic pages: the 20,000-page gate never
+/// spills.
 pub const DEDUP_PROFILE_RESIDENT_PERCENT: usize = 50;
 
 /// Bytes buffered while word profiles are appended to their spill file.
