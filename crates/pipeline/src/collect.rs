@@ -158,6 +158,9 @@ impl<'a> Collector<'a> {
                 };
                 let site = crate::site::site_of(origin.url.as_deref());
                 let doc = self.clusterer.add_on_site(fp, &site);
+                if let Some(e) = self.clusterer.spill_error() {
+                    anyhow::bail!("{e}"); // the disk is full: stop now, not after every input
+                }
                 if let Some(store) = self.phrases.as_mut() {
                     store.push(e.phrases.take());
                 }

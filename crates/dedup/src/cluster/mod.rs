@@ -230,7 +230,10 @@ impl Clusterer {
         if let Some(spill) = self.spill.as_mut() {
             spill.count_beside(beside);
             if let Err(e) = spill.keep(&mut self.fps) {
-                spill.fail(format!("writing word profiles to the spill file: {e}"));
+                spill.fail(format!(
+                    "writing word profiles to a temporary file in {}: {e}",
+                    spill.dir().display()
+                ));
             }
         }
         doc

@@ -82,6 +82,11 @@ impl ProfileSpill {
         self.resident_bytes + self.beside
     }
 
+    /// The folder of the spill file.
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// Bytes that profiles and what is held beside them may take.
     pub(crate) fn resident_budget(&self) -> usize {
         self.resident_budget
@@ -152,7 +157,10 @@ impl ProfileSpill {
         if let Some((_, w)) = self.file.as_ref() {
             let mut w = w.lock().unwrap_or_else(|p| p.into_inner());
             if let Err(e) = w.flush() {
-                self.fail(format!("writing word profiles to the spill file: {e}"));
+                let dir = self.dir.display();
+                self.fail(format!(
+                    "writing word profiles to a temporary file in {dir}: {e}"
+                ));
             }
         }
     }
