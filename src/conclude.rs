@@ -93,7 +93,7 @@ pub(crate) fn conclude(
     if let Some(a) = &against {
         sections.push(("against", serde_json::to_value(a)?));
     }
-    let clustered = cluster(clusterer, ctx.threads);
+    let clustered = cluster(clusterer, ctx.threads)?;
     let verdicts = Verdicts::new(&clustered.clustering, catalog.documents());
 
     // Everything below writes outputs: each appears whole or not at all.
@@ -169,8 +169,9 @@ struct Clustered {
 }
 
 /// Clusters every document on `threads` threads, then counts their words for the Zipf curves
-/// (before the fingerprints are dropped).
-fn cluster(clusterer: Clusterer, threads: usize) -> Clustered {
+/// (before the fingerprints are dropped); fails when spilled word profiles could not be written or
+/// read back.
+fn cluster(clusterer: Clusterer, threads: usize) -> anyhow::Result<Clustered> {
     let start = Instant::now();
     let index_bytes = clusterer.index_bytes_per_document();
     let clustering = clusterer.cluster_on(threads);
@@ -180,12 +181,15 @@ fn cluster(clusterer: Clusterer, threads: usize) -> Clustered {
         &Verdicts::new(&clustering, clusterer.len()),
         threads,
     );
-    Clustered {
+    if let Some(e) = clusterer.spill_error() {
+        bail!("{e}");
+    }
+    Ok(Clustered {
         clustering,
         index_bytes,
         took,
         zipf,
-    }
+    })
 }
 
 /// Writes `report.html` and then `report.json` (with `sections` added at its end) (each whole or not at all; `report.json`, last,

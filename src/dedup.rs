@@ -10,13 +10,14 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
-use crawlsift_dedup::DedupConfig;
+use crawlsift_common::limits::DEDUP_MEMORY_DEFAULT;
+use crawlsift_dedup::{Clusterer, DedupConfig};
 use crawlsift_extractor::{ExtractorBuilder, Method};
 use crawlsift_phrases::SketchConfig;
 use crawlsift_pipeline::against::open_index;
 use crawlsift_pipeline::checkpoint::{Checkpoints, RunKey};
 use crawlsift_pipeline::collect::Collected;
-use crawlsift_pipeline::dedup::{read_documents, DedupHooks, DedupSettings, StageTimes};
+use crawlsift_pipeline::dedup::{read_documents_into, DedupHooks, DedupSettings, StageTimes};
 use crawlsift_pipeline::output;
 use crawlsift_pipeline::shard::{assign, ShardManifest, ShardSpec, SHARD_FORMAT};
 use crawlsift_pipeline::write::TextSpill;
@@ -71,8 +72,10 @@ pub struct DedupArgs {
     /// document already holds; `report.json` counts them (`drop_popular_phrases`).
     #[arg(long, requires = "text")]
     pub drop_popular_phrases: bool,
-    /// Working memory of clustering beyond the fingerprints (e.g. 512M, 2G): steps that would
-    /// pass it work in parts. The outputs are the same bytes whatever it is.
+    /// Memory for what the run keeps per document and for clustering (e.g. 512M, 2G; default
+    /// 2G): past half of it, word profiles go to a temporary file in the output folder, and
+    /// clustering steps work in parts within the rest. The outputs are the same bytes whatever it
+    /// is. (A shard, or a run with --against, keeps its profiles in memory.)
     #[arg(long, value_name = "SIZE", value_parser = memory_arg)]
     pub memory: Option<usize>,
 }
@@ -184,6 +187,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
     let times = StageTimes::default();
     let mine = setup.mine(args.shard);
     let mut collected = read(&args, &setup, &mut checkpoints, &times, mine.as_deref())?;
+    tell_spilled("dedup", &collected, args.quiet);
     if let Some(bytes) = args.memory {
         collected.clusterer.set_memory(bytes);
     }
@@ -275,9 +279,28 @@ fn read(
         progress: &|bytes, docs| progress.update(bytes, docs),
         times,
     };
-    let collected = read_documents(&settings, &hooks, checkpoints, spill);
+    let mut clusterer = Clusterer::new(&setup.dedup)?;
+    // A shard writes whole fingerprints into its segments and `--against` searches with them:
+    // those keep every word profile in memory; a run that only clusters spills past `--memory`.
+    if args.shard.is_none() && args.against.is_none() {
+        let memory = args.memory.unwrap_or(DEDUP_MEMORY_DEFAULT);
+        clusterer.spill_past(memory, &args.out);
+    }
+    let collected = read_documents_into(&settings, &hooks, checkpoints, spill, clusterer, None);
     progress.finish();
     collected
+}
+
+/// Says on stderr (unless `quiet`) how many documents' word profiles went to disk past
+/// `--memory`.
+pub(crate) fn tell_spilled(command: &str, collected: &Collected, quiet: bool) {
+    let n = collected.clusterer.spilled_documents();
+    if n > 0 && !quiet {
+        eprintln!(
+            "crawlsift {command}: the word profiles of {n} of {} documents were spilled to disk past --memory",
+            collected.clusterer.len()
+        );
+    }
 }
 
 /// Ends a run stopped by Ctrl-C: its checkpoints are written, and running again finishes it.

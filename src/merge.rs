@@ -12,7 +12,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use crawlsift_dedup::{Clusterer, DedupConfig};
+use crawlsift_common::limits::DEDUP_MEMORY_DEFAULT;
+use crawlsift_dedup::Clusterer;
 use crawlsift_extractor::{ExtractorBuilder, Method};
 use crawlsift_pipeline::checkpoint::Checkpoints;
 use crawlsift_pipeline::collect::{Collected, Collector};
@@ -39,8 +40,9 @@ pub struct MergeArgs {
     /// With --text: drop repeated sentences from the kept texts, as `dedup` does.
     #[arg(long, requires = "text")]
     pub drop_popular_phrases: bool,
-    /// Working memory of clustering beyond the fingerprints (e.g. 512M, 2G), as for `dedup`:
-    /// the outputs are the same bytes whatever it is.
+    /// Memory for what the merge keeps per document and for clustering (e.g. 512M, 2G), as for
+    /// `dedup` (word profiles spill to disk past half of it): the outputs are the same bytes
+    /// whatever it is.
     #[arg(long, value_name = "SIZE", value_parser = crate::dedup::memory_arg)]
     pub memory: Option<usize>,
     /// Worker threads (default: all cores).
@@ -93,14 +95,18 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
         None => None,
     };
     let phrases = plan.key.phrases.is_some();
+    let mut clusterer = Clusterer::new(&dedup)?;
+    let memory = args.memory.unwrap_or(DEDUP_MEMORY_DEFAULT);
+    clusterer.spill_past(memory, &args.out);
     let mut collected = replay(
         &inputs,
-        &dedup,
+        clusterer,
         &mut checkpoints,
         spill,
         &plan.failed,
         phrases,
     )?;
+    crate::dedup::tell_spilled("merge", &collected, args.quiet);
     if let Some(bytes) = args.memory {
         collected.clusterer.set_memory(bytes);
     }
@@ -141,14 +147,14 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
 /// made them (`--phrases`).
 fn replay(
     inputs: &InputSet,
-    dedup: &DedupConfig,
+    clusterer: Clusterer,
     checkpoints: &mut Checkpoints,
     spill: Option<TextSpill>,
     failed: &[(u32, String)],
     phrases: bool,
 ) -> anyhow::Result<Collected> {
     let n = inputs.inputs.len();
-    let mut col = Collector::new(Clusterer::new(dedup)?, n, checkpoints, spill);
+    let mut col = Collector::new(clusterer, n, checkpoints, spill);
     if phrases {
         col = col.with_phrases();
     }

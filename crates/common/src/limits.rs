@@ -458,11 +458,12 @@ pub const PHRASE_MAX_SENTENCES_SEEN: usize = 1 << 23;
 /// Hosts listed in `report.json`'s `phrases.hosts` (most slice-and-dice pages first).
 pub const PHRASE_TOP_HOSTS: usize = 20;
 
-/// Working memory of clustering (`dedup --memory`), in bytes, beyond the fingerprints it
-/// clusters: the transposed signature rows popularity counts on, the per-band key lists, and the
-/// word bags of candidate pairs. Steps that would pass it work in parts (rows in blocks, pairs in
-/// runs, fewer bands at once); the result is the same bytes whatever the budget. 2 GiB keeps
-/// every step whole up to about a million documents.
+/// Memory of a dedup run's documents and clustering (`dedup --memory`), in bytes: what it keeps
+/// per document within [`DEDUP_PROFILE_RESIDENT_PERCENT`] (word profiles spill past it), and
+/// clustering's working memory in the rest: the transposed signature rows popularity counts on,
+/// the per-band key lists, and the word bags of candidate pairs. Steps that would pass it work in
+/// parts (rows in blocks, pairs in runs, fewer bands at once); the result is the same bytes
+/// whatever the budget.
 pub const DEDUP_MEMORY_DEFAULT: usize = 2 << 30;
 
 /// Smallest `dedup --memory` accepted (bytes): below it the parts become too small to be useful.
@@ -515,3 +516,23 @@ pub const STORE_BAND_SCREEN_MISS: f64 = 1e-3;
 /// kept): a multiple of 8, small enough for the query's memory and large enough that the reads
 /// stay few (some 3 a table on the 20k index).
 pub const STORE_TABLE_SCAN_BYTES: usize = 16 << 10;
+
+/// Share of `dedup --memory` (percent) what a run keeps per document may hold: word profiles
+/// (about 3 KB a synthetic page), fingerprints (448 bytes) and the catalog of records for
+/// `documents.jsonl.gz` (about 500 bytes). Past it, the oldest profiles still in memory are
+/// appended to a temporary file in the output folder and read back (one positioned read a
+/// profile) when their pairs are verified, their lines learnt and their words counted;
+/// clustering's working memory is the rest of the budget, and never less than the other share.
+/// Half of 2 GiB holds every profile of some 260,000 synthetic pages: the 20,000-page gate never
+/// spills.
+pub const DEDUP_PROFILE_RESIDENT_PERCENT: usize = 50;
+
+/// Bytes buffered while word profiles are appended to their spill file.
+pub const DEDUP_SPILL_WRITE_BUFFER: usize = 1 << 20;
+
+/// Most passes site-template learning makes over the documents' lines: each pass sorts the
+/// (site, line, class) triples of the lines whose hash falls in its part, as many parts as the
+/// triples (16 bytes each) need to fit clustering's working memory. Ten million documents of
+/// some 40 lines take 7 passes in 1 GiB; the cap only matters for budgets far below
+/// `DEDUP_MEMORY_MIN`, which only tests set.
+pub const DEDUP_TEMPLATE_MAX_PASSES: usize = 256;

@@ -31,6 +31,21 @@ pub struct DocMeta {
     pub doc: Option<u32>,
 }
 
+impl DocMeta {
+    /// Bytes of its strings.
+    fn string_bytes(&self) -> usize {
+        self.origin.id.capacity()
+            + self.origin.url.as_ref().map_or(0, String::capacity)
+            + self.title.capacity()
+            + self.skipped.as_ref().map_or(0, String::capacity)
+    }
+
+    /// Bytes it holds in memory (itself and its strings).
+    pub fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<Self>() + self.string_bytes()
+    }
+}
+
 /// Per-record metadata in input order, and where each document's record is.
 #[derive(Debug, Clone, Default)]
 pub struct Catalog {
@@ -49,5 +64,14 @@ impl Catalog {
     /// Documents (pages given to the clusterer).
     pub fn documents(&self) -> usize {
         self.docs.len()
+    }
+
+    /// Bytes this catalog holds in memory (its vectors and every record's strings), for
+    /// accounting where a run's memory goes.
+    pub fn memory_bytes(&self) -> usize {
+        let strings: usize = self.metas.iter().map(DocMeta::string_bytes).sum();
+        self.metas.capacity() * std::mem::size_of::<DocMeta>()
+            + self.docs.capacity() * std::mem::size_of::<usize>()
+            + strings
     }
 }

@@ -1,6 +1,7 @@
 //! The collector of a dedup run: takes record outcomes ([`Entry`]) in input order, live or replayed
 //! from a checkpoint, feeds the clusterer, keeps per-record metadata for `documents.jsonl.gz`
-//! ([`Catalog`]), spills texts for `--text` and checkpoints each input once it is read.
+//! ([`Catalog`]), counting its bytes against the clusterer's budget ([`Clusterer::count_beside`]),
+//! spills texts for `--text` and checkpoints each input once it is read.
 
 use std::collections::BTreeMap;
 
@@ -157,6 +158,9 @@ impl<'a> Collector<'a> {
                 };
                 let site = crate::site::site_of(origin.url.as_deref());
                 let doc = self.clusterer.add_on_site(fp, &site);
+                if let Some(e) = self.clusterer.spill_error() {
+                    anyhow::bail!("{e}"); // the disk is full: stop now, not after every input
+                }
                 if let Some(store) = self.phrases.as_mut() {
                     store.push(e.phrases.take());
                 }
@@ -169,25 +173,30 @@ impl<'a> Collector<'a> {
                     )?;
                 }
                 self.catalog.docs.push(self.catalog.metas.len());
-                self.catalog.metas.push(DocMeta {
+                let meta = DocMeta {
                     origin,
                     title: e.title,
                     fp: Some(summary),
                     skipped: None,
                     doc: Some(doc),
-                });
+                };
+                self.clusterer
+                    .count_beside(meta.memory_bytes() + std::mem::size_of::<usize>());
+                self.catalog.metas.push(meta);
             }
             (why, _) => {
                 let why = why.unwrap_or_else(|| NO_FINGERPRINT.into());
                 *self.skipped.entry(why.clone()).or_default() += 1;
                 if !UNLISTED_SKIPS.contains(&why.as_str()) {
-                    self.catalog.metas.push(DocMeta {
+                    let meta = DocMeta {
                         origin,
                         title: String::new(),
                         fp: None,
                         skipped: Some(why),
                         doc: None,
-                    });
+                    };
+                    self.clusterer.count_beside(meta.memory_bytes());
+                    self.catalog.metas.push(meta);
                 }
             }
         }

@@ -75,16 +75,20 @@ pub fn read_documents(
     checkpoints: &mut Checkpoints,
     spill: Option<TextSpill>,
 ) -> anyhow::Result<Collected> {
-    read_documents_tapped(settings, hooks, checkpoints, spill, None)
+    let clusterer = Clusterer::new(settings.dedup)?;
+    read_documents_into(settings, hooks, checkpoints, spill, clusterer, None)
 }
 
-/// [`read_documents`], with the inputs `tap` takes read through it ([`RecordTap`]: the CDXJ half
-/// of an index build sees the records of this one pass).
-pub fn read_documents_tapped(
+/// As [`read_documents`], adding the documents to `clusterer` (made for `settings.dedup`, for
+/// instance told to spill its word profiles past a memory budget: [`Clusterer::spill_past`]),
+/// with the inputs `tap` takes read through it ([`RecordTap`]: the CDXJ half of an index build
+/// sees the records of this one pass).
+pub fn read_documents_into(
     settings: &DedupSettings<'_>,
     hooks: &DedupHooks<'_>,
     checkpoints: &mut Checkpoints,
     spill: Option<TextSpill>,
+    clusterer: Clusterer,
     tap: Option<&dyn RecordTap>,
 ) -> anyhow::Result<Collected> {
     let inputs = settings.inputs;
@@ -98,12 +102,7 @@ pub fn read_documents_tapped(
     };
     // Inputs of other shards are passed over like checkpointed ones, and then not replayed.
     let done: Vec<bool> = (0..n).map(|i| checkpoints.has(i) || !mine(i)).collect();
-    let mut col = Collector::new(
-        Clusterer::new(settings.dedup)?,
-        inputs.inputs.len(),
-        checkpoints,
-        spill,
-    );
+    let mut col = Collector::new(clusterer, inputs.inputs.len(), checkpoints, spill);
     if settings.phrases.is_some() {
         col = col.with_phrases();
     }

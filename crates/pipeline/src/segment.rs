@@ -1,5 +1,5 @@
 //! Building the fingerprint index (`IDX/fp/`, `crawlsift index`) from a dedup-style run: the
-//! documents [`read_documents_tapped`] gathers (the same fingerprints `crawlsift dedup` makes;
+//! documents [`read_documents_into`] gathers (the same fingerprints `crawlsift dedup` makes;
 //! the records are also handed to the request's tap, the CDXJ half, so each archive is read
 //! once) become a segment ([`crawlsift_store::segment`]), and the clustering over every segment of the index
 //! (the same clustering, verification and templates as `crawlsift dedup`) becomes its state and
@@ -21,7 +21,7 @@ use crawlsift_store::Index;
 
 use crate::checkpoint::{Checkpoints, RunKey};
 use crate::collect::Collected;
-use crate::dedup::{read_documents_tapped, DedupHooks, DedupSettings};
+use crate::dedup::{read_documents_into, DedupHooks, DedupSettings};
 use crate::inputs::{InputSet, ReadTally, RecordTap};
 use crate::site::site_of;
 
@@ -199,7 +199,14 @@ fn read_new(
         only: None,
         phrases: None,
     };
-    let collected = read_documents_tapped(&settings, hooks, &mut checkpoints, None, req.tap)?;
+    let collected = read_documents_into(
+        &settings,
+        hooks,
+        &mut checkpoints,
+        None,
+        Clusterer::new(settings.dedup)?,
+        req.tap,
+    )?;
     if (hooks.cancelled)() {
         checkpoints.flush()?;
         return Ok(None);

@@ -3,6 +3,7 @@
 //! the most similar earlier representative they are near-duplicates of, so every member of a
 //! cluster is a verified near-duplicate of its representative.
 
+use super::profiles::Docs;
 use super::template::{bag_bytes, judge_pairs, SiteTemplates};
 use super::{Cluster, ClusterStats, MatchKind, Member};
 use crate::fingerprint::{DedupConfig, Fingerprint};
@@ -18,14 +19,14 @@ pub(super) struct Joined {
 /// Verifies the candidate pairs (heads `a < b`, sorted) and joins each head to a representative.
 pub(super) fn join(
     cfg: &DedupConfig,
-    fps: &[Fingerprint],
+    docs: Docs<'_>,
     pairs: &[(u32, u32)],
     templates: &SiteTemplates,
     boilerplate_head: &[bool],
     stats: &mut ClusterStats,
     (threads, budget): (usize, usize),
 ) -> Joined {
-    let n = fps.len();
+    let n = docs.len();
     let eligible = |d: u32| !boilerplate_head[d as usize];
     let pairs: Vec<(u32, u32)> = pairs
         .iter()
@@ -37,8 +38,8 @@ pub(super) fn join(
         &pairs,
         threads,
         budget,
-        |d| bag_bytes(fps[d as usize].profile.words.len()),
-        |d| templates.own_bag(&fps[d as usize]),
+        |d| bag_bytes(docs.profile_words(d)),
+        |d| templates.own_bag(&docs.profile(d)),
         word_share,
     );
     // Edges (b, a, share) with share >= threshold, in pair order.

@@ -29,13 +29,16 @@
 mod candidates;
 mod join;
 mod popularity;
+mod profiles;
 mod template;
 #[cfg(test)]
 mod tests;
 mod union_find;
 
+use std::borrow::Cow;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
@@ -46,6 +49,7 @@ use crate::profile::WordProfile;
 use crate::simhash::{hamming, masked_key, pair_masks};
 use candidates::{bucket_pairs, fewest_agreements, keyed, threads_within};
 use popularity::{same_text_groups, Popularity};
+use profiles::{Docs, ProfileSpill};
 
 /// How a member joined its cluster.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -170,7 +174,7 @@ impl Clustering {
 }
 
 /// Collects fingerprints (in document order, each with its site) and clusters them.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Clusterer {
     cfg: DedupConfig,
     /// Working memory of clustering, in bytes ([`Clusterer::set_memory`]).
@@ -178,6 +182,8 @@ pub struct Clusterer {
     fps: Vec<Fingerprint>,
     sites: Vec<u32>,
     site_ids: HashMap<String, u32>,
+    /// Word profiles spilled past their share of the budget ([`Clusterer::spill_past`]).
+    spill: Option<ProfileSpill>,
 }
 
 /// Exact groups: the head (first document) of each document's group, and the heads in order.
@@ -196,6 +202,7 @@ impl Clusterer {
             fps: Vec::new(),
             sites: Vec::new(),
             site_ids: HashMap::new(),
+            spill: None,
         })
     }
 
@@ -217,8 +224,71 @@ impl Clusterer {
             }
         };
         self.sites.push(id);
+        let doc = self.fps.len() as u32;
+        let beside = fp.memory_bytes() + std::mem::size_of::<u32>();
         self.fps.push(fp);
-        (self.fps.len() - 1) as u32
+        if let Some(spill) = self.spill.as_mut() {
+            spill.count_beside(beside);
+            if let Err(e) = spill.keep(&mut self.fps) {
+                spill.fail(format!(
+                    "writing word profiles to a temporary file in {}: {e}",
+                    spill.dir().display()
+                ));
+            }
+        }
+        doc
+    }
+
+    /// Bounds the memory of this clustering to about `bytes` (as [`set_memory`](Self::set_memory))
+    /// *including* what it holds per document: while the word profiles, the fingerprints and
+    /// what the caller counts beside them ([`count_beside`](Self::count_beside)) would pass
+    /// `limits::DEDUP_PROFILE_RESIDENT_PERCENT` of it, the oldest profiles still in memory are
+    /// appended to an unnamed temporary file in `dir` (read back when needed), and clustering's
+    /// working memory is what is left of the budget (at least the other share). Call it before
+    /// the first [`add`](Self::add). The clustering is the same bytes whether profiles are
+    /// spilled or not. Not bounded: the fingerprints and what is counted beside them, once they
+    /// alone pass their share.
+    pub fn spill_past(&mut self, bytes: usize, dir: &Path) {
+        self.set_memory(bytes);
+        let share = self.memory / 100 * crawlsift_common::limits::DEDUP_PROFILE_RESIDENT_PERCENT;
+        self.spill = Some(ProfileSpill::new(dir, share));
+    }
+
+    /// Counts `bytes` the caller holds for as long as the clusterer (per-record metadata) against
+    /// the budget of [`spill_past`](Self::spill_past); nothing without it.
+    pub fn count_beside(&mut self, bytes: usize) {
+        if let Some(spill) = self.spill.as_mut() {
+            spill.count_beside(bytes);
+        }
+    }
+
+    /// Documents whose word profile was spilled to disk ([`spill_past`](Self::spill_past)).
+    pub fn spilled_documents(&self) -> usize {
+        self.spill.as_ref().map_or(0, ProfileSpill::spilled)
+    }
+
+    /// The first failure to write or read back spilled word profiles, if any: a clustering or a
+    /// profile given after one is not to be trusted.
+    pub fn spill_error(&self) -> Option<String> {
+        self.spill.as_ref().and_then(ProfileSpill::error)
+    }
+
+    /// Working memory of clustering: the budget, less what is held per document when it shares
+    /// it ([`spill_past`](Self::spill_past)).
+    fn working_memory(&self) -> usize {
+        let held = self
+            .spill
+            .as_ref()
+            .map_or(0, |s| s.resident_bytes().min(s.resident_budget()));
+        self.memory - held.min(self.memory)
+    }
+
+    /// Every document's fingerprint and profile, spilled profiles written out first.
+    fn docs(&self) -> Docs<'_> {
+        if let Some(s) = self.spill.as_ref() {
+            s.flush();
+        }
+        Docs::new(&self.fps, self.spill.as_ref())
     }
 
     /// Bounds the working memory of clustering to about `bytes` (at least
@@ -247,7 +317,14 @@ impl Clusterer {
 
     /// Memory held per document by the word profiles verification compares (bytes, mean).
     pub fn profile_bytes_per_document(&self) -> f64 {
-        self.mean_bytes(|fp| fp.profile.memory_bytes())
+        if self.fps.is_empty() {
+            return 0.0;
+        }
+        let docs = Docs::new(&self.fps, self.spill.as_ref());
+        let all: usize = (0..self.fps.len() as u32)
+            .map(|d| docs.profile_bytes(d))
+            .sum();
+        all as f64 / self.fps.len() as f64
     }
 
     fn mean_bytes(&self, f: impl Fn(&Fingerprint) -> usize) -> f64 {
@@ -276,14 +353,21 @@ impl Clusterer {
         self.cluster_on(threads)
     }
 
-    /// The word profile of document `doc` (for reports: its words as 32-bit hashes).
-    pub fn profile(&self, doc: u32) -> Option<&WordProfile> {
-        self.fps.get(doc as usize).map(|fp| &fp.profile)
+    /// The word profile of document `doc` (for reports: its words as 32-bit hashes), read back
+    /// when it was spilled.
+    pub fn profile(&self, doc: u32) -> Option<Cow<'_, WordProfile>> {
+        if doc as usize >= self.fps.len() {
+            return None;
+        }
+        Some(self.docs().profile(doc))
     }
 
-    /// The fingerprint of document `doc`, as added.
+    /// The fingerprint of document `doc`, as added; `None` when its word profile was spilled
+    /// (a run that needs whole fingerprints afterwards, writing an index or searching one, does
+    /// not spill).
     pub fn fingerprint(&self, doc: u32) -> Option<&Fingerprint> {
-        self.fps.get(doc as usize)
+        let spilled = self.spill.as_ref().is_some_and(|s| s.holds(doc));
+        self.fps.get(doc as usize).filter(|_| !spilled)
     }
 
     /// As [`finish_on`](Self::finish_on), keeping the fingerprints (for [`profile`](Self::profile)).
@@ -297,6 +381,8 @@ impl Clusterer {
         let threads = threads.max(1);
         let cfg = &self.cfg;
         let fps = &self.fps;
+        let docs = self.docs();
+        let memory = self.working_memory();
         let n = fps.len();
         let mut stats = ClusterStats {
             documents: n as u64,
@@ -317,7 +403,7 @@ impl Clusterer {
             cfg,
             fps,
             &groups.heads,
-            threads_within(threads, groups.heads.len(), self.memory),
+            threads_within(threads, groups.heads.len(), memory),
         );
         let popular = Popularity::measure(
             cfg,
@@ -325,7 +411,7 @@ impl Clusterer {
             &groups.heads,
             &same,
             &mut stats,
-            (threads, self.memory),
+            (threads, memory),
         );
         drop(same);
         let mut boilerplate_head = vec![false; n];
@@ -349,28 +435,30 @@ impl Clusterer {
         // 4: site templates; heads mostly made of template lines are boilerplate too.
         let templates = template::SiteTemplates::learn(
             cfg,
-            fps,
+            docs,
             &self.sites,
             &groups.head_of,
             &pairs,
             threads,
-            self.memory,
+            memory,
         );
         stats.same_class_pairs = templates.same_class_pairs;
         stats.template_lines = templates.lines.len() as u64;
-        let template_share: Vec<f32> = fps.iter().map(|fp| templates.share(fp)).collect();
+        let template_share: Vec<f32> = templates.shares(docs, threads);
         let (all, kept) =
-            fps.iter()
-                .zip(&template_share)
-                .fold((0u64, 0f64), |(a, k), (fp, &share)| {
-                    let w = fp.profile.words.len() as u64;
+            template_share
+                .iter()
+                .enumerate()
+                .fold((0u64, 0f64), |(a, k), (d, &share)| {
+                    let w = docs.profile_words(d as u32) as u64;
                     (a + w, k + w as f64 * f64::from(share))
                 });
         stats.template_word_share = if all == 0 { 0.0 } else { kept / all as f64 };
         for &h in &search {
             let fp = &fps[h as usize];
-            let own = fp.profile.words.len() as f64 * (1.0 - f64::from(template_share[h as usize]));
-            let own = own + f64::from(fp.words) - fp.profile.words.len() as f64;
+            let profiled = docs.profile_words(h) as f64;
+            let own = profiled * (1.0 - f64::from(template_share[h as usize]));
+            let own = own + f64::from(fp.words) - profiled;
             if own < cfg.min_words as f64 {
                 boilerplate_head[h as usize] = true;
             }
@@ -379,12 +467,12 @@ impl Clusterer {
         // 5: verification on the words and joining to representatives.
         let joined = join::join(
             cfg,
-            fps,
+            docs,
             &pairs,
             &templates,
             &boilerplate_head,
             &mut stats,
-            (threads, self.memory),
+            (threads, memory),
         );
         drop(pairs);
         let clusters = join::gather(fps, &groups.head_of, &joined, &short_web, &mut stats);
@@ -481,13 +569,13 @@ impl Clusterer {
             .collect();
         let mut scratch = ClusterStats::default();
         let pairs = self.candidates(&short, popular, &mut scratch, threads);
-        let fps = &self.fps;
+        let docs = self.docs();
         let shares = template::judge_pairs(
             &pairs,
             threads,
-            self.memory,
-            |d| template::bag_bytes(fps[d as usize].profile.words.len()),
-            |d| fps[d as usize].profile.bag(|_| true),
+            self.working_memory(),
+            |d| template::bag_bytes(docs.profile_words(d)),
+            |d| docs.profile(d).bag(|_| true),
             crate::profile::word_share,
         );
         let near: Vec<(u32, u32)> = pairs
@@ -523,7 +611,7 @@ impl Clusterer {
         let all_wide = heads.iter().all(|&h| wide(h).len() == cfg.minhash_perms);
         stats.band_key_bits = if all_wide { 32 } else { 16 };
         let need = fewest_agreements(cfg);
-        let threads = threads_within(threads, heads.len(), self.memory);
+        let threads = threads_within(threads, heads.len(), self.working_memory());
         let plausible = |a: u32, b: u32| {
             hamming(fps[a as usize].simhash, fps[b as usize].simhash) <= cfg.simhash_max_hamming
                 || agreements(sig(a), sig(b)) >= need

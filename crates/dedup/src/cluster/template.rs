@@ -10,11 +10,13 @@
 
 use std::collections::HashSet;
 
+use crawlsift_common::limits::DEDUP_TEMPLATE_MAX_PASSES;
 use crawlsift_common::parallel::in_parallel;
 
+use super::profiles::Docs;
 use super::union_find::UnionFind;
-use crate::fingerprint::{DedupConfig, Fingerprint};
-use crate::profile::word_share;
+use crate::fingerprint::DedupConfig;
+use crate::profile::{word_share, WordProfile};
 
 /// The sorted word bags of the documents of some candidate pairs, made on the threads.
 pub(super) struct PairBags {
@@ -122,20 +124,20 @@ impl SiteTemplates {
     /// site, `head_of[d]` the head of its exact group) and the candidate pairs.
     pub(super) fn learn(
         cfg: &DedupConfig,
-        fps: &[Fingerprint],
+        docs: Docs<'_>,
         sites: &[u32],
         head_of: &[u32],
         pairs: &[(u32, u32)],
         threads: usize,
         budget: usize,
     ) -> Self {
-        let n = fps.len();
+        let n = docs.len();
         let same: Vec<bool> = judge_pairs(
             pairs,
             threads,
             budget,
-            |d| bag_bytes(fps[d as usize].profile.words.len()),
-            |d| fps[d as usize].profile.bag(|_| true),
+            |d| bag_bytes(docs.profile_words(d)),
+            |d| docs.profile(d).bag(|_| true),
             |a, b| word_share(a, b) >= cfg.same_class,
         );
         let mut uf = UnionFind::new(n);
@@ -155,20 +157,37 @@ impl SiteTemplates {
                 same_class_pairs += 1;
             }
         }
-        // (site, line, class) once each; a line is template where it has enough classes.
-        let mut seen: Vec<(u32, u64, u32)> = Vec::new();
-        for (d, fp) in fps.iter().enumerate() {
-            let class = uf.find(d as u32);
-            let site = sites.get(d).copied().unwrap_or(0);
-            seen.extend(fp.profile.lines.iter().map(|l| (site, l.hash, class)));
+        // (site, line, class) once each; a line is template where it has enough classes. Within
+        // the budget in passes, each over the lines whose hash falls in its part: a line's
+        // verdict depends on its own triples only.
+        let classes: Vec<u32> = (0..n as u32).map(|d| uf.find(d)).collect();
+        let triples: usize = (0..n as u32).map(|d| docs.profile_lines(d)).sum();
+        let bytes = triples.saturating_mul(std::mem::size_of::<(u32, u64, u32)>());
+        let passes = bytes
+            .div_ceil(budget.max(1))
+            .clamp(1, DEDUP_TEMPLATE_MAX_PASSES) as u64;
+        let mut lines = HashSet::new();
+        for pass in 0..passes {
+            let mut seen: Vec<(u32, u64, u32)> = Vec::new();
+            for d in 0..n as u32 {
+                let site = sites.get(d as usize).copied().unwrap_or(0);
+                let class = classes[d as usize];
+                let p = docs.profile(d);
+                seen.extend(
+                    p.lines
+                        .iter()
+                        .filter(|l| l.hash % passes == pass)
+                        .map(|l| (site, l.hash, class)),
+                );
+            }
+            seen.sort_unstable();
+            seen.dedup();
+            lines.extend(
+                seen.chunk_by(|x, y| x.0 == y.0 && x.1 == y.1)
+                    .filter(|run| run.len() >= cfg.template_classes)
+                    .map(|run| run[0].1),
+            );
         }
-        seen.sort_unstable();
-        seen.dedup();
-        let lines = seen
-            .chunk_by(|x, y| x.0 == y.0 && x.1 == y.1)
-            .filter(|run| run.len() >= cfg.template_classes)
-            .map(|run| run[0].1)
-            .collect();
         Self {
             lines,
             same_class_pairs,
@@ -180,9 +199,21 @@ impl SiteTemplates {
         self.lines.contains(&line)
     }
 
-    /// The share of a document's profiled words that are in template lines.
-    pub(super) fn share(&self, fp: &Fingerprint) -> f32 {
-        let p = &fp.profile;
+    /// The share of every document's profiled words that are in template lines, in document
+    /// order.
+    pub(super) fn shares(&self, docs: Docs<'_>, threads: usize) -> Vec<f32> {
+        let all: Vec<u32> = (0..docs.len() as u32).collect();
+        in_parallel(threads, &all, |chunk| {
+            chunk
+                .iter()
+                .map(|&d| self.share(&docs.profile(d)))
+                .collect::<Vec<f32>>()
+        })
+        .concat()
+    }
+
+    /// The share of a profile's words that are in template lines.
+    pub(super) fn share(&self, p: &WordProfile) -> f32 {
         if p.words.is_empty() {
             return 0.0;
         }
@@ -198,7 +229,7 @@ impl SiteTemplates {
     }
 
     /// A document's words outside template lines, sorted.
-    pub(super) fn own_bag(&self, fp: &Fingerprint) -> Vec<u32> {
-        fp.profile.bag(|h| !self.is_template(h))
+    pub(super) fn own_bag(&self, p: &WordProfile) -> Vec<u32> {
+        p.bag(|h| !self.is_template(h))
     }
 }

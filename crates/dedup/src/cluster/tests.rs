@@ -525,3 +525,65 @@ fn the_memory_budget_changes_nothing_but_how_steps_are_cut() {
     assert!(whole.0.clusters.len() >= 60, "{}", whole.0.clusters.len());
     assert!(whole.0.stats.popular_row_pairs > 0);
 }
+
+#[test]
+fn spilled_word_profiles_give_the_same_clustering() {
+    // The corpus of the budget test, clustered with every profile in memory and with every
+    // profile spilled to a file (and template lines learnt in many passes): the same result,
+    // profiles read back whole, and whole fingerprints refused for spilled documents.
+    let cfg = DedupConfig::default();
+    let mut f = Fingerprinter::new(&cfg);
+    let mut g = Words(9);
+    let mut texts = Vec::new();
+    for _ in 0..40 {
+        let base = g.text(200);
+        texts.push(base.join(" "));
+        texts.push(g.edit(&base, 0.1).join(" "));
+    }
+    let (_, stubs) = template_site(&mut g, 40);
+    texts.extend(stubs);
+    // Pages of one site around a skeleton of four lines: its template.
+    let skeleton: Vec<String> = (0..4).map(|_| g.text(45).join(" ")).collect();
+    for _ in 0..6 {
+        let own = g.text(170).join(" ");
+        texts.push(format!(
+            "{}\n{own}\n{}",
+            skeleton[..2].join("\n"),
+            skeleton[2..].join("\n")
+        ));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut whole = Clusterer::new(&cfg).unwrap();
+    let mut spilled = Clusterer::new(&cfg).unwrap();
+    spilled.spill = Some(ProfileSpill::new(dir.path(), 0));
+    for (i, t) in texts.iter().enumerate() {
+        let site = match i {
+            _ if i >= texts.len() - 6 => "c.example",
+            _ if i % 3 == 0 => "a.example",
+            _ => "b.example",
+        };
+        let fp = f.fingerprint(t);
+        whole.add_on_site(fp.clone(), site);
+        spilled.add_on_site(fp, site);
+    }
+    assert_eq!(spilled.spilled_documents(), texts.len());
+    let expected = whole.cluster_with_templates(2);
+    assert_eq!(spilled.cluster_with_templates(2), expected);
+    spilled.memory = 1; // working memory so small that template lines take many passes
+    assert_eq!(spilled.cluster_with_templates(1), expected);
+    assert!(
+        expected.0.clusters.len() >= 40,
+        "{}",
+        expected.0.clusters.len()
+    );
+    assert!(expected.0.stats.template_lines > 0);
+    for d in 0..texts.len() as u32 {
+        assert_eq!(spilled.profile(d), whole.profile(d));
+        assert!(spilled.fingerprint(d).is_none());
+    }
+    assert_eq!(
+        spilled.profile_bytes_per_document(),
+        whole.profile_bytes_per_document()
+    );
+    assert!(spilled.spill_error().is_none());
+}

@@ -1,0 +1,269 @@
+//! Where the word profiles of a clustering are kept: in memory inside each [`Fingerprint`] while
+//! they, with what is held beside them (the fingerprints, the caller's per-record metadata), fit
+//! the resident budget; past it the oldest profiles still in memory are appended to an unnamed
+//! temporary file, in document order, each document's place kept in memory (16 bytes a
+//! document). Verification, template learning and the report read a spilled profile back with
+//! one positioned read (`pread`) of its bytes, so resident memory holds only the profiles being
+//! compared; the file is gone when the clusterer is dropped, however the run ends.
+//!
+//! [`Docs`] is the clustering steps' view of every document: its fingerprint and its profile,
+//! wherever that is. A read of the spill file that fails (the disk, not the input) gives an empty
+//! profile and is remembered: [`ProfileSpill::error`] reports it once clustering is done, and the
+//! run fails rather than write clusters judged on missing words.
+
+use std::borrow::Cow;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use crawlsift_common::limits::DEDUP_SPILL_WRITE_BUFFER as SPILL_WRITE_BUFFER;
+
+use crate::fingerprint::Fingerprint;
+use crate::profile::{Line, WordProfile};
+
+/// Bytes of a spilled line: the hash (8) and the end (4), little-endian.
+const LINE_BYTES: usize = 12;
+
+/// Where one spilled profile is in the file.
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    offset: u64,
+    words: u32,
+    lines: u32,
+}
+
+impl Slot {
+    fn bytes(&self) -> usize {
+        self.words as usize * 4 + self.lines as usize * LINE_BYTES
+    }
+}
+
+/// The profiles spilled past the resident budget, and the budget.
+#[derive(Debug)]
+pub(crate) struct ProfileSpill {
+    /// Folder of the temporary file.
+    dir: PathBuf,
+    /// Bytes that profiles and what is held beside them may take before profiles spill.
+    resident_budget: usize,
+    /// Bytes of profiles kept in memory.
+    resident_bytes: usize,
+    /// Bytes held beside the profiles that count against the same budget (fingerprints, the
+    /// caller's per-record metadata).
+    beside: usize,
+    /// Where the profile of each spilled document is: documents spill in order, oldest first,
+    /// so the spilled ones are the first `slots.len()`.
+    slots: Vec<Slot>,
+    /// The file, and its writer (locked only to flush it before reads).
+    file: Option<(File, Mutex<BufWriter<File>>)>,
+    end: u64,
+    error: Mutex<Option<String>>,
+}
+
+impl ProfileSpill {
+    /// Keeps profiles in memory while they and what is held beside them take at most
+    /// `resident_budget` bytes; past it, spills them into an unnamed file in `dir`.
+    pub(crate) fn new(dir: &Path, resident_budget: usize) -> Self {
+        Self {
+            dir: dir.to_path_buf(),
+            resident_budget,
+            resident_bytes: 0,
+            beside: 0,
+            slots: Vec::new(),
+            file: None,
+            end: 0,
+            error: Mutex::new(None),
+        }
+    }
+
+    /// Bytes held in memory: profiles, and what was counted beside them.
+    pub(crate) fn resident_bytes(&self) -> usize {
+        self.resident_bytes + self.beside
+    }
+
+    /// The folder of the spill file.
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Bytes that profiles and what is held beside them may take.
+    pub(crate) fn resident_budget(&self) -> usize {
+        self.resident_budget
+    }
+
+    /// Counts `bytes` held beside the profiles against the resident budget.
+    pub(crate) fn count_beside(&mut self, bytes: usize) {
+        self.beside += bytes;
+    }
+
+    /// Documents whose profile was spilled.
+    pub(crate) fn spilled(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Counts the profile of the document just added (the last of `fps`), then moves the oldest
+    /// profiles still in memory into the file, in document order, until the resident budget
+    /// holds again (or every profile is in the file).
+    pub(crate) fn keep(&mut self, fps: &mut [Fingerprint]) -> std::io::Result<()> {
+        if let Some(fp) = fps.last() {
+            self.resident_bytes += fp.profile.memory_bytes();
+        }
+        while self.resident_bytes() > self.resident_budget && self.slots.len() < fps.len() {
+            let doc = self.slots.len();
+            let p = std::mem::take(&mut fps[doc].profile);
+            self.resident_bytes = self.resident_bytes.saturating_sub(p.memory_bytes());
+            self.write(&p)?;
+        }
+        Ok(())
+    }
+
+    /// Appends a profile to the file (made at the first), noting where it is.
+    fn write(&mut self, p: &WordProfile) -> std::io::Result<()> {
+        if self.file.is_none() {
+            let file = tempfile::tempfile_in(&self.dir).map_err(|e| {
+                std::io::Error::new(
+                    e.kind(),
+                    format!("word profile spill file in {}: {e}", self.dir.display()),
+                )
+            })?;
+            let writer = BufWriter::with_capacity(SPILL_WRITE_BUFFER, file.try_clone()?);
+            self.file = Some((file, Mutex::new(writer)));
+        }
+        let Some((_, w)) = self.file.as_mut() else {
+            unreachable!("the file was just made");
+        };
+        let w = w.get_mut().unwrap_or_else(|p| p.into_inner());
+        let slot = Slot {
+            offset: self.end,
+            words: p.words.len() as u32,
+            lines: p.lines.len() as u32,
+        };
+        // Counted before writing: a failed write leaves the slot, and the run fails at the end.
+        self.end += slot.bytes() as u64;
+        self.slots.push(slot);
+        for word in p.words.iter() {
+            w.write_all(&word.to_le_bytes())?;
+        }
+        for line in p.lines.iter() {
+            w.write_all(&line.hash.to_le_bytes())?;
+            w.write_all(&line.end.to_le_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// Writes out what is buffered, before profiles are read back (a failure is remembered).
+    pub(crate) fn flush(&self) {
+        if let Some((_, w)) = self.file.as_ref() {
+            let mut w = w.lock().unwrap_or_else(|p| p.into_inner());
+            if let Err(e) = w.flush() {
+                let dir = self.dir.display();
+                self.fail(format!(
+                    "writing word profiles to a temporary file in {dir}: {e}"
+                ));
+            }
+        }
+    }
+
+    /// Remembers the first failure.
+    pub(crate) fn fail(&self, why: String) {
+        let mut err = self.error.lock().unwrap_or_else(|p| p.into_inner());
+        err.get_or_insert(why);
+    }
+
+    fn slot(&self, doc: u32) -> Option<&Slot> {
+        self.slots.get(doc as usize)
+    }
+
+    /// Whether the profile of `doc` was spilled.
+    pub(crate) fn holds(&self, doc: u32) -> bool {
+        self.slot(doc).is_some()
+    }
+
+    /// The spilled profile of `doc`, read back (`None` when it is in memory).
+    fn read(&self, doc: u32) -> Option<WordProfile> {
+        let slot = *self.slot(doc)?;
+        let (file, _) = self.file.as_ref()?;
+        let mut buf = vec![0u8; slot.bytes()];
+        if let Err(e) = file.read_exact_at(&mut buf, slot.offset) {
+            self.fail(format!("reading back a word profile: {e}"));
+            return Some(WordProfile::default());
+        }
+        let (words, lines) = buf.split_at(slot.words as usize * 4);
+        let words = words
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let lines = lines
+            .chunks_exact(LINE_BYTES)
+            .map(|c| {
+                let mut hash = [0u8; 8];
+                hash.copy_from_slice(&c[..8]);
+                Line {
+                    hash: u64::from_le_bytes(hash),
+                    end: u32::from_le_bytes([c[8], c[9], c[10], c[11]]),
+                }
+            })
+            .collect();
+        Some(WordProfile { words, lines })
+    }
+
+    /// The first failed read of a spilled profile, if any.
+    pub(crate) fn error(&self) -> Option<String> {
+        self.error.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+}
+
+/// Every document's fingerprint and word profile, as the clustering steps see them.
+#[derive(Clone, Copy)]
+pub(crate) struct Docs<'a> {
+    /// The fingerprints (a spilled document's holds an empty profile).
+    pub(crate) fps: &'a [Fingerprint],
+    spill: Option<&'a ProfileSpill>,
+}
+
+impl<'a> Docs<'a> {
+    /// The view of `fps` whose spilled profiles are in `spill`.
+    pub(crate) fn new(fps: &'a [Fingerprint], spill: Option<&'a ProfileSpill>) -> Self {
+        Self { fps, spill }
+    }
+
+    /// Documents.
+    pub(crate) fn len(&self) -> usize {
+        self.fps.len()
+    }
+
+    /// The profile of document `d`, read back when it was spilled.
+    pub(crate) fn profile(&self, d: u32) -> Cow<'a, WordProfile> {
+        match self.spill.and_then(|s| s.read(d)) {
+            Some(p) => Cow::Owned(p),
+            None => Cow::Borrowed(&self.fps[d as usize].profile),
+        }
+    }
+
+    /// Words in the profile of document `d` (without reading it back).
+    pub(crate) fn profile_words(&self, d: u32) -> usize {
+        match self.spill.and_then(|s| s.slot(d)) {
+            Some(slot) => slot.words as usize,
+            None => self.fps[d as usize].profile.words.len(),
+        }
+    }
+
+    /// Bytes the profile of document `d` takes in memory once read.
+    pub(crate) fn profile_bytes(&self, d: u32) -> usize {
+        match self.spill.and_then(|s| s.slot(d)) {
+            Some(slot) => {
+                slot.words as usize * 4 + slot.lines as usize * std::mem::size_of::<Line>()
+            }
+            None => self.fps[d as usize].profile.memory_bytes(),
+        }
+    }
+
+    /// Lines in the profile of document `d` (without reading it back).
+    pub(crate) fn profile_lines(&self, d: u32) -> usize {
+        match self.spill.and_then(|s| s.slot(d)) {
+            Some(slot) => slot.lines as usize,
+            None => self.fps[d as usize].profile.lines.len(),
+        }
+    }
+}
