@@ -10,28 +10,6 @@ use std::path::{Path, PathBuf};
 
 use util::*;
 
-/// The parts of `report.json` that say how and when a run went, not what it found.
-const RUN_FIELDS: [&str; 7] = [
-    "command_line",
-    "started",
-    "ended",
-    "seconds",
-    "throughput",
-    "peak_memory_bytes",
-    "threads",
-];
-
-/// `report.json` without [`RUN_FIELDS`].
-fn report_findings(out: &Path) -> serde_json::Value {
-    let mut v: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
-    let obj = v.as_object_mut().unwrap();
-    for f in RUN_FIELDS {
-        assert!(obj.remove(f).is_some(), "report.json has {f}");
-    }
-    v
-}
-
 /// Four inputs: three parts of the sample crawl (the second and third share records with the
 /// first, so clusters cross inputs and shards) and one file that is not an archive.
 fn sample_inputs(dir: &Path) -> Vec<PathBuf> {

@@ -105,3 +105,25 @@ pub fn makecorpus(shared: &Path, out: &Path, args: &[&str]) {
         String::from_utf8_lossy(&st.stderr)
     );
 }
+
+/// The parts of `report.json` that say how and when a run went, not what it found.
+pub const RUN_FIELDS: [&str; 7] = [
+    "command_line",
+    "started",
+    "ended",
+    "seconds",
+    "throughput",
+    "peak_memory_bytes",
+    "threads",
+];
+
+/// `report.json` without [`RUN_FIELDS`].
+pub fn report_findings(out: &Path) -> serde_json::Value {
+    let mut v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    let obj = v.as_object_mut().unwrap();
+    for f in RUN_FIELDS {
+        assert!(obj.remove(f).is_some(), "report.json has {f}");
+    }
+    v
+}
