@@ -241,29 +241,30 @@ impl<'a> Docs<'a> {
         }
     }
 
+    /// Words and lines in the profile of document `d` (without reading it back).
+    fn sizes(&self, d: u32) -> (usize, usize) {
+        match self.spill.and_then(|s| s.slot(d)) {
+            Some(slot) => (slot.words as usize, slot.lines as usize),
+            None => {
+                let p = &self.fps[d as usize].profile;
+                (p.words.len(), p.lines.len())
+            }
+        }
+    }
+
     /// Words in the profile of document `d` (without reading it back).
     pub(crate) fn profile_words(&self, d: u32) -> usize {
-        match self.spill.and_then(|s| s.slot(d)) {
-            Some(slot) => slot.words as usize,
-            None => self.fps[d as usize].profile.words.len(),
-        }
+        self.sizes(d).0
     }
 
     /// Bytes the profile of document `d` takes in memory once read.
     pub(crate) fn profile_bytes(&self, d: u32) -> usize {
-        match self.spill.and_then(|s| s.slot(d)) {
-            Some(slot) => {
-                slot.words as usize * 4 + slot.lines as usize * std::mem::size_of::<Line>()
-            }
-            None => self.fps[d as usize].profile.memory_bytes(),
-        }
+        let (words, lines) = self.sizes(d);
+        words * 4 + lines * std::mem::size_of::<Line>()
     }
 
     /// Lines in the profile of document `d` (without reading it back).
     pub(crate) fn profile_lines(&self, d: u32) -> usize {
-        match self.spill.and_then(|s| s.slot(d)) {
-            Some(slot) => slot.lines as usize,
-            None => self.fps[d as usize].profile.lines.len(),
-        }
+        self.sizes(d).1
     }
 }
