@@ -8,11 +8,14 @@ aside (`<name>-held`) that rules are never tuned on: report the held-aside figur
 
 usage: scripts/outside.py [--shared ../shared] [--crawlsift target/release/crawlsift]
                           [--part held|tune|all] [--args 'EXTRACT ARGS'] [--peers PYTHON]
-                          [--worst N]
+                          [--worst N] [--bench-dir DIR]
 
   --worst N   (with --peers and --part tune) also list the N pages where crawlsift's F1
               is furthest below trafilatura's, with both precisions and recalls: where to read
               next. Held-aside pages are never listed, so they stay unread.
+  --bench-dir DIR  score the sets already unpacked in DIR (`<set>/html`, `<set>/truth`) instead
+              of bench/*/pages.tar.xz: for the pages each bench/<name>/convert.py --rest-dir
+              writes out of the repository (never tuned on, never read). No --worst with it.
 Exit status 0; the tables go to standard output.
 """
 import argparse
@@ -55,16 +58,21 @@ def main():
     ap.add_argument("--args", default="--method blocks", help="arguments of `crawlsift extract`")
     ap.add_argument("--peers", help="Python with trafilatura and resiliparse")
     ap.add_argument("--worst", type=int, default=0, help="list the N pages lost most to trafilatura")
+    ap.add_argument("--bench-dir", help="score the unpacked sets in DIR instead of bench/*/pages.tar.xz")
     a = ap.parse_args()
-    if a.worst and (not a.peers or a.part != "tune"):
-        sys.exit("--worst needs --peers and --part tune")
+    if a.worst and (not a.peers or a.part != "tune" or a.bench_dir):
+        sys.exit("--worst needs --peers and --part tune, and no --bench-dir")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     scorer = os.path.join(a.shared, "tools", "score_extraction.py")
     binary = os.path.abspath(a.crawlsift)
     with tempfile.TemporaryDirectory() as tmp:
-        sets = unpack(root, a.part, tmp)
+        if a.bench_dir:
+            tmp = os.path.abspath(a.bench_dir)
+            sets = sorted(d for d in os.listdir(tmp) if os.path.isdir(os.path.join(tmp, d, "truth")))
+        else:
+            sets = unpack(root, a.part, tmp)
         if not sets:
-            sys.exit("no bench/*/pages.tar.xz found")
+            sys.exit("no set found (bench/*/pages.tar.xz, or <set>/truth in --bench-dir)")
         cmd = " ".join([shlex.quote(binary), "extract", a.args, "--html-dir {in} --out-dir {out}"])
         rows = [("crawlsift", score(scorer, a.shared, ["--name", "crawlsift", "--cmd-dir", cmd], bench_dir=tmp))]
         if a.peers:
