@@ -5,6 +5,9 @@
 # the 0.95 the issue asks: 57 of the 327 reference pairs are pages of one site whose reference
 # text is that site's navigation (see the closing note of the stop that added this gate), which
 # no deduplicator that reads the pages' own text can join; it guards against regressions.
+# scripts/realpages_split.py then splits recall by the references' source: on the 259 pairs whose
+# two references are hand-made (gold), recall must stay >= 0.99 (it is 1.0000; the peer pipeline's
+# 0.9961). All 57 misses are pairs of trafilatura references, which the peer misses too.
 #
 # usage: scripts/ci-gates/realpages.sh SHARED_DIR
 set -euo pipefail
@@ -19,3 +22,7 @@ trap 'rm -rf "$work"' EXIT
 "$BIN" dedup "$BENCH/pages.warc.gz" --out "$work/out" --quiet
 python3 "$SHARED/tools/realpages.py" score "$BENCH" "$work/out/clusters.jsonl" \
   --min-precision 0.97 --min-recall 0.80
+status=0
+python3 scripts/realpages_split.py "$SHARED" "$work/out" --min-gold-recall 0.99 >"$work/split.txt" || status=$?
+head -n 3 "$work/split.txt"
+exit "$status"
