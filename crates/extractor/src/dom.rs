@@ -220,7 +220,7 @@ fn word_hint(w: &[u8]) -> u8 {
         | b"most" | b"more" | b"teaser" | b"teasers" | b"promoted" | b"header" | b"hdr"
         | b"ftr" | b"sidenav" | b"subnav" | b"leftnav" | b"rightnav" | b"topnav" | b"tabs"
         | b"contentinfo" | b"byline" | b"author" | b"authors" | b"dateline" | b"timestamp"
-        | b"tweet" | b"embed" => NEG,
+        | b"tweet" | b"embed" | b"gallery" | b"slideshow" | b"carousel" => NEG,
         b"comment" | b"comments" | b"disqus" | b"respond" | b"replies" | b"reply"
         | b"discussion" | b"commentlist" => NEG | COMMENT,
         b"article" | b"content" | b"entry" | b"hentry" | b"main" | b"post" | b"story" | b"text"

@@ -169,6 +169,29 @@ fn captions_and_bylines_are_dropped() {
 }
 
 #[test]
+fn galleries_inside_the_article_are_dropped() {
+    // A site-wide picture gallery embedded in the story (its captions are the same on every
+    // article of the site, so two articles would share most of their words through it).
+    let slides: String = (1..=6)
+        .map(|i| format!("<li><span>{i}/6</span><p>A humanoid robot gestures during a demo at a stall in the expo, picture {i}</p></li>"))
+        .collect();
+    let html = format!(
+        "<body><article><h1>Budget approved</h1>{PROSE}\
+         <div class=\"container grid-mod-gallery\"><h3>Gadgets and tech news in pictures</h3><ul>{slides}</ul></div>\
+         <p>The budget takes effect in January, after a second reading that is expected to pass easily.</p>{PROSE}</article></body>"
+    );
+    let out = blocks(&html);
+    assert!(
+        out.contains("for years.") && out.contains("pass easily."),
+        "{out}"
+    );
+    assert!(
+        !out.contains("robot") && !out.contains("in pictures"),
+        "{out}"
+    );
+}
+
+#[test]
 fn an_article_in_two_parts_around_a_box_is_kept_whole() {
     // The story body is split in two parts by a box; the longer part sits in a wrapper of
     // its own, so the first part is a sibling of the wrapper, not of the winner.
