@@ -66,21 +66,46 @@ pub fn table_key(cfg: &DedupConfig, t: usize, sig: &[u8], sh: u64) -> Option<u64
 
 /// Every table's `(key, row)` entries, sorted, for rows `(signature, simhash)` (rows without a
 /// signature, the `None`s, are left out).
+///
+/// One pass over the rows computes every table's key of a row (each signature is read once, not
+/// once a table: the rows are scattered in memory, and a pass a table missed the cache on each);
+/// a table whose keys leave 32 bits free sorts its entries packed in a `u64` each.
 pub fn build_tables(cfg: &DedupConfig, rows: &[Option<(&[u8], u64)>]) -> Vec<Vec<(u64, u32)>> {
-    (0..table_count(cfg))
-        .map(|t| {
-            let mut v: Vec<(u64, u32)> = rows
-                .iter()
-                .enumerate()
-                .filter_map(|(r, x)| {
-                    let (sig, sh) = (*x)?;
-                    table_key(cfg, t, sig, sh).map(|k| (k, r as u32))
-                })
-                .collect();
-            v.sort_unstable();
-            v
+    let count = table_count(cfg);
+    let masks: Vec<u64> = (0..count)
+        .map(|t| match key_bits(cfg, t) {
+            b if b >= 64 => u64::MAX,
+            b => (1 << b) - 1,
         })
-        .collect()
+        .collect();
+    let with_sig = rows.iter().filter(|x| x.is_some()).count();
+    let mut keys: Vec<Vec<(u64, u32)>> = (0..count).map(|_| Vec::with_capacity(with_sig)).collect();
+    for (r, x) in rows.iter().enumerate() {
+        let Some((sig, sh)) = *x else { continue };
+        let (bands, blocks) = keys.split_at_mut(cfg.lsh_bands.min(count));
+        for (t, table) in bands.iter_mut().enumerate() {
+            if let Some(k) = band_key(sig, t, cfg.lsh_rows) {
+                table.push((k & masks[t], r as u32));
+            }
+        }
+        let simhash = block_keys(sh, cfg.simhash_max_hamming);
+        for ((table, k), mask) in blocks.iter_mut().zip(simhash).zip(&masks[cfg.lsh_bands..]) {
+            table.push((k & mask, r as u32));
+        }
+    }
+    for (t, table) in keys.iter_mut().enumerate() {
+        if key_bits(cfg, t) <= 32 {
+            // Rows are below 2^32 and keys here too: one u64 orders as the pair does.
+            let mut packed: Vec<u64> = table.iter().map(|&(k, r)| k << 32 | u64::from(r)).collect();
+            packed.sort_unstable();
+            for (e, p) in table.iter_mut().zip(packed) {
+                *e = (p >> 32, p as u32);
+            }
+        } else {
+            table.sort_unstable();
+        }
+    }
+    keys
 }
 
 #[cfg(test)]
@@ -105,5 +130,55 @@ mod tests {
             ..cfg
         };
         assert!(unsupported(&wide).is_some());
+    }
+
+    #[test]
+    fn one_pass_over_the_rows_gives_the_tables_one_pass_a_table_gave() {
+        // The tables as they were built before: each table on its own, its pairs sorted.
+        fn per_table(cfg: &DedupConfig, rows: &[Option<(&[u8], u64)>]) -> Vec<Vec<(u64, u32)>> {
+            (0..table_count(cfg))
+                .map(|t| {
+                    let mut v: Vec<(u64, u32)> = rows
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(r, x)| {
+                            let (sig, sh) = (*x)?;
+                            table_key(cfg, t, sig, sh).map(|k| (k, r as u32))
+                        })
+                        .collect();
+                    v.sort_unstable();
+                    v
+                })
+                .collect()
+        }
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for (rows, hamming) in [(2, 3), (1, 0), (4, 7), (5, 2), (3, 70)] {
+            let cfg = DedupConfig {
+                lsh_rows: rows,
+                lsh_bands: 192 / rows,
+                simhash_max_hamming: hamming,
+                ..DedupConfig::default()
+            };
+            // Few distinct bytes, so that keys repeat and rows order the entries of a key.
+            let sigs: Vec<Vec<u8>> = (0..300)
+                .map(|_| (0..cfg.minhash_perms).map(|_| (next() % 3) as u8).collect())
+                .collect();
+            let docs: Vec<Option<(&[u8], u64)>> = sigs
+                .iter()
+                .map(|s| (next() % 5 != 0).then(|| (&s[..], next() & 0x0303_0303_0303_0303)))
+                .chain([Some((&[1u8][..], 7))]) // a signature too short for any band
+                .collect();
+            assert_eq!(
+                build_tables(&cfg, &docs),
+                per_table(&cfg, &docs),
+                "{rows} rows"
+            );
+        }
     }
 }
