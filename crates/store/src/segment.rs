@@ -515,18 +515,16 @@ pub fn write_segment(
         .iter()
         .map(|d| has_sig(d).then(|| (&d.fp.minhash[..], d.fp.simhash)))
         .collect();
-    let tables = bands::build_tables(cfg, &keyed);
+    let tables = bands::Tables::new(cfg, &keyed);
     let rb = row_bits(docs.len() as u32);
-    let shapes: Vec<Shape> = tables
-        .iter()
-        .enumerate()
-        .map(|(t, e)| Shape::new(e.len() as u64, key_bits(cfg, t), rb))
+    let shapes: Vec<Shape> = (0..table_count(cfg))
+        .map(|t| Shape::new(tables.len(t) as u64, key_bits(cfg, t), rb))
         .collect();
-    let mut starts = Vec::with_capacity(tables.len() * 16);
+    let mut starts = Vec::with_capacity(shapes.len() * 16);
     let mut entries = 0u64;
-    for (shape, e) in shapes.iter().zip(&tables) {
+    for shape in &shapes {
         starts.extend_from_slice(&entries.to_le_bytes());
-        starts.extend_from_slice(&(e.len() as u64).to_le_bytes());
+        starts.extend_from_slice(&shape.n.to_le_bytes());
         entries += shape.bytes();
     }
     let mut by_url: Vec<u32> = (0..docs.len() as u32).collect();
@@ -542,8 +540,10 @@ pub fn write_segment(
     // The tables are packed one at a time on their way to the file.
     write_file_with(&fp_path, MAGIC, docs.len() as u64, cfg, &lens, |i, w| {
         if i == 3 {
-            for (shape, e) in shapes.iter().zip(&tables) {
-                w.put(&write_table(shape, e))?;
+            let mut e = Vec::new();
+            for (t, shape) in shapes.iter().enumerate() {
+                tables.entries(t, &mut e);
+                w.put(&write_table(shape, &e))?;
             }
             Ok(())
         } else {
