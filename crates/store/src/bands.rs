@@ -153,16 +153,34 @@ impl<'c> Tables<'c> {
                 }
             }
         }
-        if key_bits(cfg, t) <= 32 {
-            // Rows are below 2^32 and keys here too: one u64 orders as the pair does.
-            let mut packed: Vec<u64> = out.iter().map(|&(k, r)| k << 32 | u64::from(r)).collect();
-            packed.sort_unstable();
-            for (e, p) in out.iter_mut().zip(packed) {
-                *e = (p >> 32, p as u32);
-            }
-        } else {
-            out.sort_unstable();
+        sort_by_key_bytes(out, key_bits(cfg, t));
+    }
+}
+
+/// Sorts `v` by key, a byte of the key at a time from the lowest (the keys hold `key_bits`
+/// bits), each pass stable: entries that come in row order leave ordered by (key, row), in
+/// `key_bits / 8` passes over them instead of a comparison sort's `log2 n`.
+fn sort_by_key_bytes(v: &mut Vec<(u64, u32)>, key_bits: u32) {
+    let mut other = vec![(0u64, 0u32); v.len()];
+    for pass in 0..key_bits.min(64).div_ceil(8) {
+        let shift = 8 * pass;
+        let byte = |k: u64| (k >> shift & 0xff) as usize;
+        let mut at = [0usize; 257];
+        for &(k, _) in v.iter() {
+            at[byte(k) + 1] += 1;
         }
+        if at.contains(&v.len()) {
+            continue; // one value of this byte: the pass would change nothing
+        }
+        for b in 1..257 {
+            at[b] += at[b - 1];
+        }
+        for &e in v.iter() {
+            let b = byte(e.0);
+            other[at[b]] = e;
+            at[b] += 1;
+        }
+        std::mem::swap(v, &mut other);
     }
 }
 
