@@ -9,8 +9,9 @@
 # run): medians of wall time, CPU time and peak memory. Reports, never asserts (targets: >= 10x,
 # get median < 10 ms, index no slower than dedup).
 #
-# usage: [PAIRS=3] scripts/bench_index.sh [CORPUS_DIR]   (default /tmp/crawlsift-bench/corpus20k; made with
-#        ../shared/tools/makecorpus.py --docs 20000 --seed 1 --format warc-gz when missing)
+# usage: [PAIRS=3] [CRAWLSIFT=BINARY] scripts/bench_index.sh [CORPUS_DIR]   (default /tmp/crawlsift-bench/corpus20k; made with
+#        ../shared/tools/makecorpus.py --docs 20000 --seed 1 --format warc-gz when missing;
+#        CRAWLSIFT measures another build, an older one say, instead of building this tree's)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=${1:-/tmp/crawlsift-bench/corpus20k}
@@ -19,10 +20,12 @@ if [ ! -d "$corpus" ]; then
   echo "generating the standard corpus in $corpus (about 40 s)"
   python3 ../shared/tools/makecorpus.py --out "$corpus" --docs 20000 --seed 1 --format warc-gz >/dev/null
 fi
-cargo build --release --quiet
+if [ -z "${CRAWLSIFT:-}" ]; then
+  cargo build --release --quiet
+fi
 python=$(bash scripts/ci-gates/cdxj.sh --venv)
 peer=$(dirname "$python")/cdxj-indexer
-ours=target/release/crawlsift
+ours=${CRAWLSIFT:-target/release/crawlsift}
 files=()
 for f in "$corpus"/*; do
   case "$f" in *.warc|*.warc.gz|*.arc|*.arc.gz) files+=("$f") ;; esac

@@ -6,7 +6,18 @@
 /// Appends `s` as a quoted JSON string.
 pub fn push_str(out: &mut String, s: &str) {
     out.push('"');
-    for c in s.chars() {
+    let mut rest = s;
+    while !rest.is_empty() {
+        // Printable ASCII but for `"` and `\` goes as it is, a run at a time.
+        let plain = rest
+            .bytes()
+            .position(|b| !(b' '..=b'~').contains(&b) || b == b'"' || b == b'\\')
+            .unwrap_or(rest.len());
+        out.push_str(&rest[..plain]);
+        rest = &rest[plain..];
+        let mut chars = rest.chars();
+        let Some(c) = chars.next() else { break };
+        rest = chars.as_str();
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
@@ -15,7 +26,6 @@ pub fn push_str(out: &mut String, s: &str) {
             '\t' => out.push_str("\\t"),
             '\u{8}' => out.push_str("\\b"),
             '\u{c}' => out.push_str("\\f"),
-            ' '..='~' => out.push(c),
             _ => {
                 let mut units = [0u16; 2];
                 for u in c.encode_utf16(&mut units) {
@@ -48,5 +58,46 @@ mod tests {
         let mut s = String::new();
         super::push_object(&mut s, &[("url", "http://a/é\"\u{1F600}\u{7f}")]);
         assert_eq!(s, r#"{"url": "http://a/\u00e9\"\ud83d\ude00\u007f"}"#);
+    }
+
+    #[test]
+    fn runs_of_plain_text_are_escaped_as_one_character_at_a_time() {
+        fn one_at_a_time(s: &str) -> String {
+            let mut out = String::from('"');
+            for c in s.chars() {
+                match c {
+                    '"' => out.push_str("\\\""),
+                    '\\' => out.push_str("\\\\"),
+                    '\n' => out.push_str("\\n"),
+                    '\r' => out.push_str("\\r"),
+                    '\t' => out.push_str("\\t"),
+                    '\u{8}' => out.push_str("\\b"),
+                    '\u{c}' => out.push_str("\\f"),
+                    ' '..='~' => out.push(c),
+                    _ => {
+                        for u in c.encode_utf16(&mut [0u16; 2]) {
+                            out.push_str(&format!("\\u{u:04x}"));
+                        }
+                    }
+                }
+            }
+            out.push('"');
+            out
+        }
+        let samples = [
+            "",
+            "plain",
+            "\"",
+            "a\\b\\",
+            "x\ny\r\tz\u{8}\u{c}\u{0}\u{1f} ~\u{7f}",
+            "é\u{1F600}end",
+            "\u{1F600}",
+            "http://a/ b?c=\"d\"&e=ü#frag",
+        ];
+        for s in samples {
+            let mut got = String::new();
+            super::push_str(&mut got, s);
+            assert_eq!(got, one_at_a_time(s), "{s:?}");
+        }
     }
 }

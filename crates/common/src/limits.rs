@@ -536,3 +536,8 @@ pub const DEDUP_SPILL_WRITE_BUFFER: usize = 1 << 20;
 /// some 40 lines take 7 passes in 1 GiB; the cap only matters for budgets far below
 /// `DEDUP_MEMORY_MIN`, which only tests set.
 pub const DEDUP_TEMPLATE_MAX_PASSES: usize = 256;
+
+/// Bytes an index file's writer buffers ([`crawlsift_store`'s `write_file_with`]) before each
+/// write: the sections go from where their data lies to the file through this one buffer, not
+/// gathered whole first (a segment's word profiles are some 3 KB a document).
+pub const STORE_WRITE_BUFFER_BYTES: usize = 1 << 20;

@@ -29,7 +29,7 @@ use std::ops::Range;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
-use crawlsift_common::limits::STORE_MAX_HEADER_BYTES;
+use crawlsift_common::limits::{STORE_MAX_HEADER_BYTES, STORE_WRITE_BUFFER_BYTES};
 use crawlsift_dedup::DedupConfig;
 use memmap2::{Advice, Mmap};
 use xxhash_rust::xxh3::{xxh3_64, Xxh3};
@@ -369,13 +369,29 @@ pub fn write_file(
     config: &DedupConfig,
     sections: &[&[u8]],
 ) -> Result<()> {
+    let lens: Vec<usize> = sections.iter().map(|s| s.len()).collect();
+    write_file_with(path, magic, docs, config, &lens, |i, w| w.put(sections[i]))
+}
+
+/// [`write_file`] with each section written by `fill` (called once a section, in order) instead
+/// of gathered first: a section of `lens[i]` bytes goes from where its data lies to the file
+/// through one reused buffer, hashed on its way. A `fill` that writes another length than it
+/// announced is an error, and no file appears.
+pub fn write_file_with(
+    path: &Path,
+    magic: &[u8; 8],
+    docs: u64,
+    config: &DedupConfig,
+    lens: &[usize],
+    mut fill: impl FnMut(usize, &mut SectionWriter) -> std::io::Result<()>,
+) -> Result<()> {
     let config_json = serde_json::to_vec(config).map_err(|e| StoreError::Invalid(e.to_string()))?;
-    let header_len = align8(FIXED + 16 * sections.len() + config_json.len());
-    let mut layout = Vec::with_capacity(sections.len());
+    let header_len = align8(FIXED + 16 * lens.len() + config_json.len());
+    let mut layout = Vec::with_capacity(lens.len());
     let mut at = header_len;
-    for s in sections {
-        layout.push((at, s.len()));
-        at = align8(at + s.len());
+    for &len in lens {
+        layout.push((at, len));
+        at = align8(at + len);
     }
     let mut header = Vec::with_capacity(header_len);
     header.extend_from_slice(magic);
@@ -384,7 +400,7 @@ pub fn write_file(
     header.extend_from_slice(&docs.to_le_bytes());
     header.extend_from_slice(&[0u8; 16]); // body and header checksums, filled below
     header.extend_from_slice(&(config_json.len() as u32).to_le_bytes());
-    header.extend_from_slice(&(sections.len() as u32).to_le_bytes());
+    header.extend_from_slice(&(lens.len() as u32).to_le_bytes());
     header.extend_from_slice(&(align8(at) as u64).to_le_bytes());
     for &(off, len) in &layout {
         header.extend_from_slice(&(off as u64).to_le_bytes());
@@ -392,34 +408,96 @@ pub fn write_file(
     }
     header.extend_from_slice(&config_json);
     header.resize(header_len, 0);
-    let mut body = Xxh3::new();
-    let mut written = header_len;
-    let pad = [0u8; 8];
-    for (s, &(off, _)) in sections.iter().zip(&layout) {
-        body.update(&pad[..off - written]);
-        body.update(s);
-        written = off + s.len();
-    }
-    body.update(&pad[..at - written]);
-    header[24..32].copy_from_slice(&body.digest().to_le_bytes());
-    let sum = xxh3_64(&header);
-    header[HEADER_CHECKSUM_AT..HEADER_CHECKSUM_AT + 8].copy_from_slice(&sum.to_le_bytes());
 
     let tmp = path.with_extension("tmp");
     let io = |e| StoreError::io(path, e);
-    let mut f = std::io::BufWriter::new(File::create(&tmp).map_err(io)?);
-    f.write_all(&header).map_err(io)?;
-    let mut written = header_len;
-    for (s, &(off, _)) in sections.iter().zip(&layout) {
-        f.write_all(&pad[..off - written]).map_err(io)?;
-        f.write_all(s).map_err(io)?;
-        written = off + s.len();
+    let mut file = File::create(&tmp).map_err(io)?;
+    // The header goes first as a placeholder: its checksums are known once the body is written.
+    file.write_all(&header).map_err(io)?;
+    let mut w = SectionWriter {
+        file,
+        buf: Vec::with_capacity(STORE_WRITE_BUFFER_BYTES),
+        hash: Xxh3::new(),
+        at: header_len,
+    };
+    let pad = [0u8; 8];
+    let body = (|| {
+        for (i, &(off, len)) in layout.iter().enumerate() {
+            w.put(&pad[..off - w.at]).map_err(io)?;
+            fill(i, &mut w).map_err(io)?;
+            if w.at != off + len {
+                return Err(StoreError::Invalid(format!(
+                    "{}: section {i} written as {} bytes, announced as {len}",
+                    path.display(),
+                    w.at.wrapping_sub(off)
+                )));
+            }
+        }
+        w.put(&pad[..at - w.at]).map_err(io)?;
+        w.flush_buffer().map_err(io)
+    })();
+    if let Err(e) = body {
+        drop(w);
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
     }
-    f.write_all(&pad[..at - written]).map_err(io)?;
-    let f = f.into_inner().map_err(|e| io(e.into_error()))?;
-    f.sync_all().map_err(io)?;
-    drop(f);
+    header[24..32].copy_from_slice(&w.hash.digest().to_le_bytes());
+    let sum = xxh3_64(&header);
+    header[HEADER_CHECKSUM_AT..HEADER_CHECKSUM_AT + 8].copy_from_slice(&sum.to_le_bytes());
+    w.file.write_all_at(&header, 0).map_err(io)?;
+    w.file.sync_all().map_err(io)?;
+    drop(w);
     std::fs::rename(&tmp, path).map_err(io)
+}
+
+/// The body of a store file on its way to the file ([`write_file_with`]): buffered, hashed and
+/// counted.
+pub struct SectionWriter {
+    file: File,
+    buf: Vec<u8>,
+    hash: Xxh3,
+    /// Bytes of the file so far, header included.
+    at: usize,
+}
+
+impl SectionWriter {
+    /// Appends `b`.
+    pub fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
+        if self.buf.len() + b.len() > STORE_WRITE_BUFFER_BYTES {
+            self.flush_buffer()?;
+        }
+        if b.len() >= STORE_WRITE_BUFFER_BYTES {
+            self.hash.update(b);
+            self.file.write_all(b)?;
+        } else {
+            self.buf.extend_from_slice(b);
+        }
+        self.at += b.len();
+        Ok(())
+    }
+
+    /// Appends `v`, each little-endian.
+    pub fn put_u32s(&mut self, v: &[u32]) -> std::io::Result<()> {
+        for chunk in v.chunks(STORE_WRITE_BUFFER_BYTES / 4) {
+            if self.buf.len() + chunk.len() * 4 > STORE_WRITE_BUFFER_BYTES {
+                self.flush_buffer()?;
+            }
+            let start = self.buf.len();
+            self.buf.resize(start + chunk.len() * 4, 0);
+            for (d, x) in self.buf[start..].chunks_exact_mut(4).zip(chunk) {
+                d.copy_from_slice(&x.to_le_bytes());
+            }
+            self.at += chunk.len() * 4;
+        }
+        Ok(())
+    }
+
+    fn flush_buffer(&mut self) -> std::io::Result<()> {
+        self.hash.update(&self.buf);
+        self.file.write_all(&self.buf)?;
+        self.buf.clear();
+        Ok(())
+    }
 }
 
 fn align8(n: usize) -> usize {
@@ -483,5 +561,42 @@ mod tests {
                 Ok(f) => assert!(f.verify().is_err(), "byte {i} flipped"),
             }
         }
+    }
+
+    #[test]
+    fn sections_written_in_pieces_give_the_bytes_of_sections_given_whole() {
+        let d = tempfile::tempdir().unwrap();
+        let cfg = DedupConfig::default();
+        let words: Vec<u32> = (0..(STORE_WRITE_BUFFER_BYTES as u32 / 3)).collect();
+        let big: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let whole = d.path().join("whole.bin");
+        write_file(&whole, MAGIC, 2, &cfg, &[b"abc", &big, b"z"]).unwrap();
+        let pieces = d.path().join("pieces.bin");
+        let lens = [3, big.len(), 1];
+        write_file_with(&pieces, MAGIC, 2, &cfg, &lens, |i, w| match i {
+            0 => w.put(b"ab").and_then(|_| w.put(b"c")),
+            1 => w
+                .put_u32s(&words[..7])
+                .and_then(|_| w.put(&big[28..big.len() - 8]))
+                .and_then(|_| w.put_u32s(&words[words.len() - 2..])),
+            _ => w.put(b"z"),
+        })
+        .unwrap();
+        assert_eq!(
+            std::fs::read(&whole).unwrap(),
+            std::fs::read(&pieces).unwrap()
+        );
+        StoreFile::open(&pieces, MAGIC, 3)
+            .unwrap()
+            .verify()
+            .unwrap();
+        // A section of another length than announced: an error, and no file.
+        let short = d.path().join("short.bin");
+        let e = write_file_with(&short, MAGIC, 2, &cfg, &lens, |i, w| match i {
+            1 => w.put(&big[1..]),
+            _ => w.put(if i == 0 { b"abc" } else { b"z" }),
+        });
+        assert!(matches!(e, Err(StoreError::Invalid(_))), "{e:?}");
+        assert!(!short.exists() && !short.with_extension("tmp").exists());
     }
 }

@@ -13,7 +13,7 @@ use crawlsift_dedup::profile::{Line, WordProfile};
 use crawlsift_dedup::DedupConfig;
 
 use crate::error::Result;
-use crate::file::{write_file, Access, StoreFile};
+use crate::file::{write_file_with, Access, StoreFile};
 
 /// Magic of a profiles file.
 pub const MAGIC: &[u8; 8] = b"CSFPPRO\0";
@@ -94,31 +94,43 @@ impl Profiles {
     }
 }
 
-/// Writes the profiles of `rows` (in row order) to `path`.
+/// Writes the profiles of `rows` (in row order) to `path`, each section straight from the
+/// profiles (no copy of them is gathered first: they are most of a segment's bytes).
 pub fn write_profiles(path: &Path, cfg: &DedupConfig, rows: &[&WordProfile]) -> Result<()> {
-    let mut index = Vec::with_capacity(rows.len() * INDEX_ROW);
-    let (mut words, mut hashes, mut ends) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut nw, mut nl) = (0u64, 0u64);
-    for p in rows {
-        index.extend_from_slice(&nw.to_le_bytes());
-        index.extend_from_slice(&nl.to_le_bytes());
-        index.extend_from_slice(&(p.words.len() as u32).to_le_bytes());
-        index.extend_from_slice(&(p.lines.len() as u32).to_le_bytes());
-        for w in p.words.iter() {
-            words.extend_from_slice(&w.to_le_bytes());
+    let words: usize = rows.iter().map(|p| p.words.len()).sum();
+    let lines: usize = rows.iter().map(|p| p.lines.len()).sum();
+    let lens = [rows.len() * INDEX_ROW, words * 4, lines * 8, lines * 4];
+    write_file_with(path, MAGIC, rows.len() as u64, cfg, &lens, |section, w| {
+        match section {
+            0 => {
+                let (mut nw, mut nl) = (0u64, 0u64);
+                for p in rows {
+                    let mut row = [0u8; INDEX_ROW];
+                    row[..8].copy_from_slice(&nw.to_le_bytes());
+                    row[8..16].copy_from_slice(&nl.to_le_bytes());
+                    row[16..20].copy_from_slice(&(p.words.len() as u32).to_le_bytes());
+                    row[20..].copy_from_slice(&(p.lines.len() as u32).to_le_bytes());
+                    w.put(&row)?;
+                    nw += p.words.len() as u64;
+                    nl += p.lines.len() as u64;
+                }
+            }
+            1 => {
+                for p in rows {
+                    w.put_u32s(&p.words)?;
+                }
+            }
+            2 => {
+                for l in rows.iter().flat_map(|p| p.lines.iter()) {
+                    w.put(&l.hash.to_le_bytes())?;
+                }
+            }
+            _ => {
+                for l in rows.iter().flat_map(|p| p.lines.iter()) {
+                    w.put(&l.end.to_le_bytes())?;
+                }
+            }
         }
-        for l in p.lines.iter() {
-            hashes.extend_from_slice(&l.hash.to_le_bytes());
-            ends.extend_from_slice(&l.end.to_le_bytes());
-        }
-        nw += p.words.len() as u64;
-        nl += p.lines.len() as u64;
-    }
-    write_file(
-        path,
-        MAGIC,
-        rows.len() as u64,
-        cfg,
-        &[&index, &words, &hashes, &ends],
-    )
+        Ok(())
+    })
 }

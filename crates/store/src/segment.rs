@@ -25,7 +25,7 @@ use crawlsift_dedup::{DedupConfig, Fingerprint};
 
 use crate::bands::{self, covered_bands, key_bits, table_count, unsupported};
 use crate::error::{Result, StoreError};
-use crate::file::{le32, le64, write_file, Access, StoreFile};
+use crate::file::{le32, le64, write_file_with, Access, StoreFile};
 use crate::manifest::InputEntry;
 use crate::packed::{write_table, Shape, Table};
 use crate::profiles::{write_profiles, Profiles};
@@ -515,17 +515,17 @@ pub fn write_segment(
         .iter()
         .map(|d| has_sig(d).then(|| (&d.fp.minhash[..], d.fp.simhash)))
         .collect();
-    let tables = bands::build_tables(cfg, &keyed);
-    let mut starts = Vec::with_capacity(tables.len() * 16);
-    let mut entries = Vec::new();
+    let tables = bands::Tables::new(cfg, &keyed);
     let rb = row_bits(docs.len() as u32);
-    for (t, e) in tables.iter().enumerate() {
-        starts.extend_from_slice(&(entries.len() as u64).to_le_bytes());
-        starts.extend_from_slice(&(e.len() as u64).to_le_bytes());
-        entries.extend(write_table(
-            &Shape::new(e.len() as u64, key_bits(cfg, t), rb),
-            e,
-        ));
+    let shapes: Vec<Shape> = (0..table_count(cfg))
+        .map(|t| Shape::new(tables.len(t) as u64, key_bits(cfg, t), rb))
+        .collect();
+    let mut starts = Vec::with_capacity(shapes.len() * 16);
+    let mut entries = 0u64;
+    for shape in &shapes {
+        starts.extend_from_slice(&entries.to_le_bytes());
+        starts.extend_from_slice(&shape.n.to_le_bytes());
+        entries += shape.bytes();
     }
     let mut by_url: Vec<u32> = (0..docs.len() as u32).collect();
     by_url.sort_by(|&a, &b| {
@@ -534,19 +534,20 @@ pub fn write_segment(
     });
     let url_table: Vec<u8> = by_url.iter().flat_map(|r| r.to_le_bytes()).collect();
     let inputs_json = serde_json::to_vec(inputs).map_err(|e| StoreError::Invalid(e.to_string()))?;
-    write_file(
-        &fp_path,
-        MAGIC,
-        docs.len() as u64,
-        cfg,
-        &[
-            &rows,
-            &sigs,
-            &starts,
-            &entries,
-            &url_table,
-            &heap,
-            &inputs_json,
-        ],
-    )
+    let sections: [&[u8]; 7] = [&rows, &sigs, &starts, &[], &url_table, &heap, &inputs_json];
+    let mut lens = sections.map(|s| s.len());
+    lens[3] = usize::try_from(entries).map_err(|_| StoreError::Invalid("band tables".into()))?;
+    // The tables are packed one at a time on their way to the file.
+    write_file_with(&fp_path, MAGIC, docs.len() as u64, cfg, &lens, |i, w| {
+        if i == 3 {
+            let mut e = Vec::new();
+            for (t, shape) in shapes.iter().enumerate() {
+                tables.entries(t, &mut e);
+                w.put(&write_table(shape, &e))?;
+            }
+            Ok(())
+        } else {
+            w.put(sections[i])
+        }
+    })
 }
