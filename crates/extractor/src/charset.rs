@@ -116,23 +116,31 @@ pub fn decode<'a>(body: &'a [u8], http_charset: Option<&str>, mode: CharsetMode)
         if enc == UTF_8 {
             return finish(UTF_8, body, source);
         }
-        if enc != UTF_16LE
-            && enc != UTF_16BE
-            && !body.is_ascii()
-            && std::str::from_utf8(body).is_ok()
-        {
-            return finish(UTF_8, body, CharsetSource::Mislabelled);
+        if enc != UTF_16LE && enc != UTF_16BE && !body.is_ascii() {
+            if let Ok(text) = std::str::from_utf8(body) {
+                return valid_utf8(text, CharsetSource::Mislabelled);
+            }
         }
         return finish(enc, body, source);
     }
-    if std::str::from_utf8(body).is_ok() {
-        return finish(UTF_8, body, CharsetSource::Detected);
+    if let Ok(text) = std::str::from_utf8(body) {
+        return valid_utf8(text, CharsetSource::Detected);
     }
     let sample = &body[..body.len().min(CHARSET_DETECT_BYTES)];
     let mut det = chardetng::EncodingDetector::new();
     det.feed(sample, sample.len() == body.len());
     let enc = det.guess(None, true);
     finish(enc, body, CharsetSource::Detected)
+}
+
+/// The text of a body already checked to be UTF-8, borrowed as decoding it would give it (without
+/// checking it a second time).
+fn valid_utf8(text: &str, source: CharsetSource) -> Decoded<'_> {
+    Decoded {
+        text: Cow::Borrowed(text),
+        encoding: UTF_8,
+        source,
+    }
 }
 
 fn finish<'a>(enc: &'static Encoding, bytes: &'a [u8], source: CharsetSource) -> Decoded<'a> {
