@@ -538,3 +538,10 @@ pub const DEDUP_SPILL_WRITE_BUFFER: usize = 1 << 20;
 /// some 40 lines take 7 passes in 1 GiB; the cap only matters for budgets far below
 /// `DEDUP_MEMORY_MIN`, which only tests set.
 pub const DEDUP_TEMPLATE_MAX_PASSES: usize = 256;
+
+/// Bytes of one block of encoded records of a dedup run's catalog (the rows of
+/// `documents.jsonl.gz`, some 200 bytes each): records are appended to the newest block, and past
+/// `dedup --memory` the oldest blocks go whole to the catalog's spill file. Large enough that the
+/// blocks are few (a thousand at a million records), small enough that the last, partly filled
+/// one is no matter.
+pub const DEDUP_CATALOG_BLOCK_BYTES: usize = 1 << 20;

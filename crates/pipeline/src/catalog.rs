@@ -20,7 +20,9 @@ use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::sync::Mutex;
 
-use crawlsift_common::limits::DEDUP_SPILL_WRITE_BUFFER;
+use crawlsift_common::limits::{
+    DEDUP_CATALOG_BLOCK_BYTES as CATALOG_BLOCK_BYTES, DEDUP_SPILL_WRITE_BUFFER,
+};
 use crawlsift_common::SourcePos;
 
 use crate::page::Origin;
@@ -52,19 +54,6 @@ pub struct DocMeta {
 }
 
 impl DocMeta {
-    /// Bytes of its strings.
-    fn string_bytes(&self) -> usize {
-        self.origin.id.capacity()
-            + self.origin.url.as_ref().map_or(0, String::capacity)
-            + self.title.capacity()
-            + self.skipped.as_ref().map_or(0, String::capacity)
-    }
-
-    /// Bytes it holds in memory (itself and its strings).
-    pub fn memory_bytes(&self) -> usize {
-        std::mem::size_of::<Self>() + self.string_bytes()
-    }
-
     /// The record a failed read back gives (the failure is remembered).
     fn blank() -> Self {
         DocMeta {
@@ -81,16 +70,24 @@ impl DocMeta {
     }
 }
 
-/// Per-record metadata in input order (the oldest records spilled past the budget), and where
-/// each document's record is.
+/// Per-record metadata in input order, each record encoded ([`encode`]: some 200 bytes, where a
+/// [`DocMeta`] and its three strings take twice that and scatter over the heap), the oldest
+/// blocks of them spilled past the budget; and where each document's record is.
 #[derive(Debug, Default)]
 pub struct Catalog {
-    /// Records still in memory: record `spilled + i` is `kept[i]`.
-    kept: VecDeque<DocMeta>,
-    /// Records spilled to the file (the first ones).
+    /// Where every record starts in the bytes of all records, then the end of the last.
+    starts: Vec<u64>,
+    /// The bytes still in memory, oldest first, with where each block starts; no record spans
+    /// two blocks.
+    blocks: VecDeque<(u64, Vec<u8>)>,
+    /// The bytes before the first block, in the spill file.
     spill: Option<RowSpill>,
     /// For document `d`, the index of its record.
     docs: Vec<usize>,
+    /// Scratch for encoding one record.
+    row: Vec<u8>,
+    /// The first failure to read a record back.
+    error: Mutex<Option<String>>,
 }
 
 /// Records written to the catalog's temporary file.
@@ -98,29 +95,44 @@ pub struct Catalog {
 struct RowSpill {
     file: File,
     writer: Option<BufWriter<File>>,
-    /// Where every spilled record starts, then the end of the last.
-    starts: Vec<u64>,
-    /// Scratch for encoding one record.
-    row: Vec<u8>,
-    error: Mutex<Option<String>>,
+    /// Bytes written (the start of the first block still in memory).
+    end: u64,
 }
 
 impl Catalog {
-    /// Adds the next record; returns the bytes it holds in memory (the record and, for a
-    /// document, its place in the document list), for the run's budget.
+    /// Adds the next record; returns the bytes it holds in memory (its encoding, where it starts
+    /// and, for a document, its place in the document list), for the run's budget.
     pub fn push(&mut self, meta: DocMeta) -> usize {
-        let mut held = meta.memory_bytes();
+        if self.starts.is_empty() {
+            self.starts.push(0);
+        }
+        let mut held = std::mem::size_of::<u64>();
         if meta.doc.is_some() {
             self.docs.push(self.records());
             held += std::mem::size_of::<usize>();
         }
-        self.kept.push_back(meta);
+        self.row.clear();
+        encode(&meta, &mut self.row);
+        let at = self.starts.last().copied().unwrap_or(0);
+        let fits = self
+            .blocks
+            .back()
+            .is_some_and(|(_, b)| b.capacity() - b.len() >= self.row.len());
+        if !fits {
+            let size = CATALOG_BLOCK_BYTES.max(self.row.len());
+            self.blocks.push_back((at, Vec::with_capacity(size)));
+            held += size;
+        }
+        if let Some((_, b)) = self.blocks.back_mut() {
+            b.extend_from_slice(&self.row);
+        }
+        self.starts.push(at + self.row.len() as u64);
         held
     }
 
     /// Records (lines of `documents.jsonl.gz`).
     pub fn records(&self) -> usize {
-        self.spilled() + self.kept.len()
+        self.starts.len().saturating_sub(1)
     }
 
     /// Documents (pages given to the clusterer).
@@ -128,12 +140,18 @@ impl Catalog {
         self.docs.len()
     }
 
-    /// Records spilled to disk.
-    pub fn spilled(&self) -> usize {
-        self.spill.as_ref().map_or(0, |s| s.starts.len() - 1)
+    /// Bytes of records in the spill file.
+    fn on_disk(&self) -> u64 {
+        self.spill.as_ref().map_or(0, |s| s.end)
     }
 
-    /// The record of document `doc`, read back when it was spilled.
+    /// Records spilled to disk.
+    pub fn spilled(&self) -> usize {
+        let disk = self.on_disk();
+        self.starts[..self.records()].partition_point(|&s| s < disk)
+    }
+
+    /// The record of document `doc`, read back.
     pub fn doc(&self, doc: u32) -> Cow<'_, DocMeta> {
         match self.docs.get(doc as usize) {
             Some(&r) => self.record(r),
@@ -141,17 +159,17 @@ impl Catalog {
         }
     }
 
-    /// Record `r`, read back when it was spilled.
+    /// Record `r`, read back (from memory or the spill file).
     pub fn record(&self, r: usize) -> Cow<'_, DocMeta> {
-        let spilled = self.spilled();
-        if r >= spilled {
-            return match self.kept.get(r - spilled) {
-                Some(m) => Cow::Borrowed(m),
-                None => Cow::Owned(DocMeta::blank()),
-            };
-        }
         let mut one = None;
-        self.read_spilled(r..r + 1, &mut |m| one = Some(m));
+        let read = self.for_each_in(r..r + 1, &mut |m| {
+            one = Some(m.clone());
+            Ok(())
+        });
+        if let Err(e) = read {
+            let mut err = self.error.lock().unwrap_or_else(|p| p.into_inner());
+            err.get_or_insert(e.to_string());
+        }
         Cow::Owned(one.unwrap_or_else(DocMeta::blank))
     }
 
@@ -161,60 +179,66 @@ impl Catalog {
         range: Range<usize>,
         f: &mut dyn FnMut(&DocMeta) -> anyhow::Result<()>,
     ) -> anyhow::Result<()> {
+        let range = range.start..range.end.min(self.records());
         let spilled = self.spilled();
-        let end = range.end.min(self.records());
-        let on_disk = range.start.min(spilled)..end.min(spilled);
-        let mut failed = Ok(());
-        self.read_spilled(on_disk, &mut |m| {
-            if failed.is_ok() {
-                failed = f(&m);
+        let on_disk = range.start.min(spilled)..range.end.min(spilled);
+        if !on_disk.is_empty() {
+            let (from, to) = (self.starts[on_disk.start], self.starts[on_disk.end]);
+            let mut buf = vec![0u8; (to - from) as usize];
+            match self
+                .spill
+                .as_ref()
+                .map(|s| s.file.read_exact_at(&mut buf, from))
+            {
+                Some(Ok(())) => self.decode_each(&buf, from, on_disk, f)?,
+                Some(Err(e)) => anyhow::bail!("reading back the catalog of records: {e}"),
+                None => anyhow::bail!("reading back the catalog of records: no spill file"),
             }
-        });
-        failed?;
-        for m in self
-            .kept
-            .range(range.start.max(spilled) - spilled..end.max(spilled) - spilled)
-        {
-            f(m)?;
         }
-        match self.error() {
-            Some(e) => anyhow::bail!("{e}"),
-            None => Ok(()),
+        let mut r = range.start.max(spilled);
+        while r < range.end {
+            // The block holding record r, and the records of the range it holds.
+            let at = self.starts[r];
+            let k = self
+                .blocks
+                .partition_point(|(s, _)| *s <= at)
+                .saturating_sub(1);
+            let Some((start, bytes)) = self.blocks.get(k) else {
+                anyhow::bail!("reading back the catalog of records: a record not kept");
+            };
+            let block_end = start + bytes.len() as u64;
+            let end = r + self.starts[r..range.end].partition_point(|&s| s < block_end);
+            self.decode_each(bytes, *start, r..end.max(r + 1), f)?;
+            r = end.max(r + 1);
         }
+        Ok(())
     }
 
-    /// Reads spilled records `range` back with one positioned read.
-    fn read_spilled(&self, range: Range<usize>, f: &mut dyn FnMut(DocMeta)) {
-        let Some(s) = self.spill.as_ref().filter(|_| !range.is_empty()) else {
-            return;
-        };
-        let (from, to) = (s.starts[range.start], s.starts[range.end]);
-        let mut buf = vec![0u8; (to - from) as usize];
-        if let Err(e) = s.file.read_exact_at(&mut buf, from) {
-            s.fail(format!("reading back the catalog of records: {e}"));
-            return;
-        }
-        let mut at = 0usize;
+    /// Decodes records `range` from `buf` (which starts at byte `base` of all records).
+    fn decode_each(
+        &self,
+        buf: &[u8],
+        base: u64,
+        range: Range<usize>,
+        f: &mut dyn FnMut(&DocMeta) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
         for r in range {
-            let len = (s.starts[r + 1] - s.starts[r]) as usize;
-            match buf.get(at..at + len).and_then(decode) {
-                Some(m) => f(m),
-                None => {
-                    s.fail("reading back the catalog of records: a damaged record".into());
-                    f(DocMeta::blank());
-                }
+            let from = (self.starts[r] - base) as usize;
+            let to = (self.starts[r + 1] - base) as usize;
+            match buf.get(from..to).and_then(decode) {
+                Some(m) => f(&m)?,
+                None => anyhow::bail!("reading back the catalog of records: a damaged record"),
             }
-            at += len;
         }
+        Ok(())
     }
 
-    /// Moves the oldest records still in memory to the spill file (made in `dir` at the first)
-    /// until at least `bytes` are freed or none is left; returns the bytes freed, less what
-    /// their places in the file hold.
+    /// Moves the oldest blocks of records still in memory to the spill file (made in `dir` at
+    /// the first) until at least `bytes` are freed or none is left; returns the bytes freed.
     pub fn spill_oldest(&mut self, bytes: usize, dir: &Path) -> std::io::Result<usize> {
         let mut freed = 0usize;
         while freed < bytes {
-            let Some(meta) = self.kept.pop_front() else {
+            let Some((_, block)) = self.blocks.pop_front() else {
                 break;
             };
             if self.spill.is_none() {
@@ -223,10 +247,8 @@ impl Catalog {
             let Some(s) = self.spill.as_mut() else {
                 unreachable!("made just above");
             };
-            s.append(&meta)?;
-            freed += meta
-                .memory_bytes()
-                .saturating_sub(std::mem::size_of::<u64>());
+            s.append(&block)?;
+            freed += block.capacity();
         }
         Ok(freed)
     }
@@ -239,18 +261,17 @@ impl Catalog {
         }
     }
 
-    /// The first failure to read a spilled record back, if any.
+    /// The first failure to read a record back one by one ([`doc`](Self::doc)), if any: what
+    /// was written from it is not to be trusted.
     pub fn error(&self) -> Option<String> {
-        let s = self.spill.as_ref()?;
-        s.error.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        self.error.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
-    /// Bytes this catalog holds in memory (its lists and every kept record's strings), for
+    /// Bytes this catalog holds in memory (its lists and the blocks of records kept), for
     /// accounting where a run's memory goes.
     pub fn memory_bytes(&self) -> usize {
-        let kept: usize = self.kept.iter().map(DocMeta::memory_bytes).sum();
-        let starts = self.spill.as_ref().map_or(0, |s| s.starts.capacity() * 8);
-        kept + starts + self.docs.capacity() * std::mem::size_of::<usize>()
+        let blocks: usize = self.blocks.iter().map(|(_, b)| b.capacity()).sum();
+        blocks + self.starts.capacity() * 8 + self.docs.capacity() * std::mem::size_of::<usize>()
     }
 }
 
@@ -266,27 +287,17 @@ impl RowSpill {
         Ok(RowSpill {
             file,
             writer: Some(writer),
-            starts: vec![0],
-            row: Vec::new(),
-            error: Mutex::new(None),
+            end: 0,
         })
     }
 
-    fn append(&mut self, m: &DocMeta) -> std::io::Result<()> {
-        self.row.clear();
-        encode(m, &mut self.row);
+    fn append(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         let Some(w) = self.writer.as_mut() else {
             return Err(std::io::Error::other("the catalog was already read"));
         };
-        w.write_all(&self.row)?;
-        let end = self.starts.last().copied().unwrap_or(0) + self.row.len() as u64;
-        self.starts.push(end);
+        w.write_all(bytes)?;
+        self.end += bytes.len() as u64;
         Ok(())
-    }
-
-    fn fail(&self, why: String) {
-        let mut err = self.error.lock().unwrap_or_else(|p| p.into_inner());
-        err.get_or_insert(why);
     }
 }
 
@@ -437,23 +448,26 @@ mod tests {
     #[test]
     fn spilled_records_read_back_as_they_were() {
         let dir = tempfile::tempdir().unwrap();
-        let all: Vec<DocMeta> = (0..50).map(|i| meta(i, i % 5 != 0)).collect();
+        // Some 100 bytes a record: two blocks, the first of which is spilled.
+        let n = 2 * CATALOG_BLOCK_BYTES / 100 + 5;
+        let all: Vec<DocMeta> = (0..n as u32).map(|i| meta(i, i % 5 != 0)).collect();
         let mut c = Catalog::default();
         for m in &all {
             c.push(m.clone());
         }
-        let freed = c.spill_oldest(3000, dir.path()).unwrap();
-        assert!(
-            freed >= 3000 && c.spilled() > 0 && c.spilled() < 50,
-            "{}",
-            c.spilled()
-        );
+        let kept = c.memory_bytes();
+        let freed = c.spill_oldest(1, dir.path()).unwrap();
+        assert_eq!(freed, CATALOG_BLOCK_BYTES);
+        assert_eq!(c.memory_bytes(), kept - freed);
+        let spilled = c.spilled();
+        assert!(spilled > 0 && spilled < n, "{spilled}");
         c.finish_spill().unwrap();
-        assert_eq!(c.records(), 50);
+        assert_eq!(c.records(), n);
         for (r, m) in all.iter().enumerate() {
             assert!(same(&c.record(r), m), "record {r}");
         }
-        for range in [0..50, 3..4, 10..45, 0..0, 40..50] {
+        let around = spilled - 3..spilled + 3;
+        for range in [0..n, 3..4, 10..n - 10, 0..0, around, n - 5..n] {
             let mut seen = Vec::new();
             c.for_each_in(range.clone(), &mut |m| {
                 seen.push(m.clone());

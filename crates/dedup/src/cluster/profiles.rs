@@ -125,6 +125,7 @@ impl ProfileSpill {
             let doc = self.slots.len();
             let p = std::mem::take(&mut fps[doc].profile);
             self.resident_bytes = self.resident_bytes.saturating_sub(p.memory_bytes());
+            self.beside += std::mem::size_of::<Slot>(); // where it went stays in memory
             self.write(&p)?;
         }
         Ok(())
