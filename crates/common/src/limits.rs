@@ -519,10 +519,10 @@ pub const STORE_TABLE_SCAN_BYTES: usize = 16 << 10;
 
 /// Share of `dedup --memory` (percent) what a run keeps per document may hold: word profiles
 /// (about 3 KB a synthetic page), fingerprints (448 bytes) and the catalog of records for
-/// `documents.jsonl.gz` (about 500 bytes). Past it, the oldest profiles still in memory are
-/// appended to a temporary file in the output folder and read back (one positioned read a
+/// `documents.jsonl.gz` (about 230 bytes, encoded). Past it, the oldest profiles still in memory
+/// are appended to a temporary file in the output folder and read back (one positioned read a
 /// profile) when their pairs are verified, their lines learnt and their words counted; once
-/// every profile is there, the oldest records of the catalog follow them into a file of their
+/// every profile is there, the oldest blocks of catalog records follow them into a file of their
 /// own (8 bytes a record stay in memory), read back as `documents.jsonl.gz` is written;
 /// clustering's working memory is the rest of the budget, and never less than the other share.
 /// Half of 2 GiB holds every profile of some 260,000 synthetic pages: the 20,000-page gate never
