@@ -216,20 +216,29 @@ impl Clusterer {
     /// template lines) and returns its index.
     pub fn add_on_site(&mut self, fp: Fingerprint, site: &str) -> u32 {
         let next = self.site_ids.len() as u32;
+        let mut held = 0;
         let id = match self.site_ids.get(site) {
             Some(&id) => id,
             None => {
                 self.site_ids.insert(site.to_string(), next);
+                held += site.len() + std::mem::size_of::<(String, u32)>();
                 next
             }
         };
+        // The lists are counted by capacity: a list grown by doubling holds up to twice its
+        // length until the run ends.
+        let capacity = (self.fps.capacity(), self.sites.capacity());
         self.sites.push(id);
         let doc = self.fps.len() as u32;
-        if let Some(spill) = self.spill.as_mut() {
-            spill.count_profile(&fp.profile);
-            spill.count_beside(fp.memory_bytes() + std::mem::size_of::<u32>());
-        }
+        held += fp.minhash.len() + fp.minhash_wide.len();
+        let profile = fp.profile.memory_bytes();
         self.fps.push(fp);
+        held += (self.fps.capacity() - capacity.0) * std::mem::size_of::<Fingerprint>()
+            + (self.sites.capacity() - capacity.1) * std::mem::size_of::<u32>();
+        if let Some(spill) = self.spill.as_mut() {
+            spill.count_profile(profile);
+            spill.count_beside(held);
+        }
         self.keep_within_budget();
         doc
     }

@@ -102,9 +102,9 @@ impl ProfileSpill {
         self.slots.len()
     }
 
-    /// Counts the profile of a document being added.
-    pub(crate) fn count_profile(&mut self, p: &WordProfile) {
-        self.resident_bytes += p.memory_bytes();
+    /// Counts the profile of a document being added (`bytes` in memory).
+    pub(crate) fn count_profile(&mut self, bytes: usize) {
+        self.resident_bytes += bytes;
     }
 
     /// Takes back `bytes` counted beside the profiles (what the caller moved out of memory).
