@@ -186,11 +186,8 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
     let mut checkpoints = open_outputs(&args, &setup)?;
     let times = StageTimes::default();
     let mine = setup.mine(args.shard);
-    let mut collected = read(&args, &setup, &mut checkpoints, &times, mine.as_deref())?;
+    let collected = read(&args, &setup, &mut checkpoints, &times, mine.as_deref())?;
     tell_spilled("dedup", &collected, args.quiet);
-    if let Some(bytes) = args.memory {
-        collected.clusterer.set_memory(bytes);
-    }
     if crate::cancelled() {
         drop(collected); // removes the text spill
         return interrupted(&args, &setup, checkpoints);
@@ -282,23 +279,28 @@ fn read(
     let mut clusterer = Clusterer::new(&setup.dedup)?;
     // A shard writes whole fingerprints into its segments and `--against` searches with them:
     // those keep every word profile in memory; a run that only clusters spills past `--memory`.
-    if args.shard.is_none() && args.against.is_none() {
-        let memory = args.memory.unwrap_or(DEDUP_MEMORY_DEFAULT);
-        clusterer.spill_past(memory, &args.out);
-    }
+    let spill_to = (args.shard.is_none() && args.against.is_none()).then_some(args.out.as_path());
+    clusterer.bound_memory(args.memory.unwrap_or(DEDUP_MEMORY_DEFAULT), spill_to);
     let collected = read_documents_into(&settings, &hooks, checkpoints, spill, clusterer, None);
     progress.finish();
     collected
 }
 
-/// Says on stderr (unless `quiet`) how many documents' word profiles went to disk past
-/// `--memory`.
+/// Says on stderr (unless `quiet`) how many documents' word profiles, and how many records of
+/// the catalog, went to disk past `--memory`.
 pub(crate) fn tell_spilled(command: &str, collected: &Collected, quiet: bool) {
     let n = collected.clusterer.spilled_documents();
     if n > 0 && !quiet {
         eprintln!(
             "crawlsift {command}: the word profiles of {n} of {} documents were spilled to disk past --memory",
             collected.clusterer.len()
+        );
+    }
+    let (r, c) = (collected.catalog.spilled(), &collected.catalog);
+    if r > 0 && !quiet {
+        eprintln!(
+            "crawlsift {command}: {r} of {} records of the catalog were spilled to disk past --memory",
+            c.records()
         );
     }
 }

@@ -97,8 +97,8 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let phrases = plan.key.phrases.is_some();
     let mut clusterer = Clusterer::new(&dedup)?;
     let memory = args.memory.unwrap_or(DEDUP_MEMORY_DEFAULT);
-    clusterer.spill_past(memory, &args.out);
-    let mut collected = replay(
+    clusterer.bound_memory(memory, Some(&args.out));
+    let collected = replay(
         &inputs,
         clusterer,
         &mut checkpoints,
@@ -107,9 +107,6 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
         phrases,
     )?;
     crate::dedup::tell_spilled("merge", &collected, args.quiet);
-    if let Some(bytes) = args.memory {
-        collected.clusterer.set_memory(bytes);
-    }
     if crate::cancelled() {
         drop(collected);
         eprintln!("crawlsift merge: interrupted; nothing was written");
@@ -168,7 +165,7 @@ fn replay(
             col.file_done(f, Err(e.clone()), false)?;
         }
     }
-    Ok(col.finish())
+    col.finish()
 }
 
 /// Whether two paths name the same folder.

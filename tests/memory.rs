@@ -1,5 +1,6 @@
 //! `--memory` bounds what clustering keeps in memory: past its share of the budget, word profiles
-//! go to a temporary file in the output folder and are read back when needed. A run that spills
+//! and then the oldest records of the catalog (`documents.jsonl.gz`'s rows) go to temporary files
+//! in the output folder and are read back when needed. A run that spills
 //! writes the same bytes as one that does not: `clusters.jsonl`, `documents.jsonl.gz`, the clean
 //! corpus and `report.json` (but for how and when the run went), on one thread or two, and when
 //! shards are merged under the same small budget.
@@ -60,9 +61,11 @@ fn spilling_word_profiles_changes_no_output_byte() {
     let shared = needs_shared();
     let dir = tempfile::tempdir().unwrap();
     let corpus = dir.path().join("corpus");
-    // 5,000 pages hold some 15 MB of word profiles: more than half of the smallest budget.
+    // 20,000 pages hold some 60 MB of word profiles, and their fingerprints and catalog some
+    // 13 MB: both more than half of the smallest budget, so every profile and part of the
+    // catalog spill.
     let args = [
-        "--docs", "5000", "--seed", "3", "--format", "warc-gz", "--files", "3",
+        "--docs", "20000", "--seed", "3", "--format", "warc-gz", "--files", "3",
     ];
     makecorpus(&shared, &corpus, &args);
     let mut inputs: Vec<PathBuf> = std::fs::read_dir(&corpus)
@@ -83,7 +86,7 @@ fn spilling_word_profiles_changes_no_output_byte() {
     let said = run(&with(&["-j", "2"]), &whole);
     assert!(
         !said.contains("spilled"),
-        "the default budget holds 5,000 pages: {said}"
+        "the default budget holds 20,000 pages: {said}"
     );
     for threads in ["1", "2"] {
         let out = dir.path().join(format!("spilled-j{threads}"));
@@ -91,8 +94,9 @@ fn spilling_word_profiles_changes_no_output_byte() {
         a.insert(2, threads);
         let said = run(&a, &out);
         assert!(
-            said.contains("word profiles of") && said.contains("spilled to disk"),
-            "a 16M budget spills: {said}"
+            said.contains("word profiles of")
+                && said.contains("records of the catalog were spilled"),
+            "a 16M budget spills profiles and records: {said}"
         );
         same_outputs(&whole, &out, &format!("spilled, {threads} threads"));
         assert_eq!(
@@ -123,6 +127,9 @@ fn spilling_word_profiles_changes_no_output_byte() {
     let mut a = vec!["merge", "-j", "2", "--memory", "16M"];
     a.extend(shards.iter().map(String::as_str));
     let said = run(&a, &merged);
-    assert!(said.contains("spilled to disk"), "the merge spills: {said}");
+    assert!(
+        said.contains("word profiles of") && said.contains("records of the catalog were spilled"),
+        "the merge spills: {said}"
+    );
     same_outputs(&whole, &merged, "two shards merged with spilling");
 }

@@ -519,15 +519,17 @@ pub const STORE_TABLE_SCAN_BYTES: usize = 16 << 10;
 
 /// Share of `dedup --memory` (percent) what a run keeps per document may hold: word profiles
 /// (about 3 KB a synthetic page), fingerprints (448 bytes) and the catalog of records for
-/// `documents.jsonl.gz` (about 500 bytes). Past it, the oldest profiles still in memory are
-/// appended to a temporary file in the output folder and read back (one positioned read a
-/// profile) when their pairs are verified, their lines learnt and their words counted;
+/// `documents.jsonl.gz` (about 230 bytes, encoded). Past it, the oldest profiles still in memory
+/// are appended to a temporary file in the output folder and read back (one positioned read a
+/// profile) when their pairs are verified, their lines learnt and their words counted; once
+/// every profile is there, the oldest blocks of catalog records follow them into a file of their
+/// own (8 bytes a record stay in memory), read back as `documents.jsonl.gz` is written;
 /// clustering's working memory is the rest of the budget, and never less than the other share.
 /// Half of 2 GiB holds every profile of some 260,000 synthetic pages: the 20,000-page gate never
 /// spills.
 pub const DEDUP_PROFILE_RESIDENT_PERCENT: usize = 50;
 
-/// Bytes buffered while word profiles are appended to their spill file.
+/// Bytes buffered while word profiles (or catalog records) are appended to their spill file.
 pub const DEDUP_SPILL_WRITE_BUFFER: usize = 1 << 20;
 
 /// Most passes site-template learning makes over the documents' lines: each pass sorts the
@@ -541,3 +543,10 @@ pub const DEDUP_TEMPLATE_MAX_PASSES: usize = 256;
 /// write: the sections go from where their data lies to the file through this one buffer, not
 /// gathered whole first (a segment's word profiles are some 3 KB a document).
 pub const STORE_WRITE_BUFFER_BYTES: usize = 1 << 20;
+
+/// Bytes of one block of encoded records of a dedup run's catalog (the rows of
+/// `documents.jsonl.gz`, some 200 bytes each): records are appended to the newest block, and past
+/// `dedup --memory` the oldest blocks go whole to the catalog's spill file. Large enough that the
+/// blocks are few (a thousand at a million records), small enough that the last, partly filled
+/// one is no matter.
+pub const DEDUP_CATALOG_BLOCK_BYTES: usize = 1 << 20;

@@ -99,7 +99,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut planted: Vec<(u32, u32)> = Vec::new();
     let mut clusterer = Clusterer::new(&cfg)?;
     if let Some(bytes) = memory {
-        clusterer.set_memory(bytes);
+        clusterer.bound_memory(bytes, None);
     }
     // Fingerprinted in blocks on the threads, added in document order.
     const BLOCK: u64 = 100_000;

@@ -1,7 +1,9 @@
 //! The collector of a dedup run: takes record outcomes ([`Entry`]) in input order, live or replayed
 //! from a checkpoint, feeds the clusterer, keeps per-record metadata for `documents.jsonl.gz`
-//! ([`Catalog`]), counting its bytes against the clusterer's budget ([`Clusterer::count_beside`]),
-//! spills texts for `--text` and checkpoints each input once it is read.
+//! ([`Catalog`]), counting its bytes against the clusterer's budget ([`Clusterer::count_beside`])
+//! and spilling its oldest records once the word profiles alone no longer make room
+//! ([`Clusterer::excess_bytes`]), spills texts for `--text` and checkpoints each input once it is
+//! read.
 
 use std::collections::BTreeMap;
 
@@ -132,7 +134,7 @@ impl<'a> Collector<'a> {
 
     /// Documents so far.
     pub fn documents(&self) -> u64 {
-        self.catalog.docs.len() as u64
+        self.catalog.documents() as u64
     }
 
     /// Takes one record's entry; `live` entries (not replayed) go into the input's checkpoint.
@@ -172,34 +174,52 @@ impl<'a> Collector<'a> {
                         e.text.as_deref().unwrap_or(""),
                     )?;
                 }
-                self.catalog.docs.push(self.catalog.metas.len());
-                let meta = DocMeta {
+                let held = self.catalog.push(DocMeta {
                     origin,
                     title: e.title,
                     fp: Some(summary),
                     skipped: None,
                     doc: Some(doc),
-                };
-                self.clusterer
-                    .count_beside(meta.memory_bytes() + std::mem::size_of::<usize>());
-                self.catalog.metas.push(meta);
+                });
+                self.clusterer.count_beside(held);
+                self.keep_within_budget()?;
             }
             (why, _) => {
                 let why = why.unwrap_or_else(|| NO_FINGERPRINT.into());
                 *self.skipped.entry(why.clone()).or_default() += 1;
                 if !UNLISTED_SKIPS.contains(&why.as_str()) {
-                    let meta = DocMeta {
+                    let held = self.catalog.push(DocMeta {
                         origin,
                         title: String::new(),
                         fp: None,
                         skipped: Some(why),
                         doc: None,
-                    };
-                    self.clusterer.count_beside(meta.memory_bytes());
-                    self.catalog.metas.push(meta);
+                    });
+                    self.clusterer.count_beside(held);
+                    self.keep_within_budget()?;
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Past the resident budget with every word profile on disk, moves the oldest records of the
+    /// catalog to its spill file (in the clusterer's spill folder).
+    fn keep_within_budget(&mut self) -> anyhow::Result<()> {
+        let over = self.clusterer.excess_bytes();
+        if over == 0 {
+            return Ok(());
+        }
+        let Some(dir) = self.clusterer.spill_dir() else {
+            return Ok(());
+        };
+        let freed = self.catalog.spill_oldest(over, dir).map_err(|e| {
+            anyhow::anyhow!(
+                "writing the catalog of records to a temporary file in {}: {e}",
+                dir.display()
+            )
+        })?;
+        self.clusterer.release_beside(freed);
         Ok(())
     }
 
@@ -238,15 +258,18 @@ impl<'a> Collector<'a> {
         Ok(())
     }
 
-    /// Everything gathered.
-    pub fn finish(self) -> Collected {
-        Collected {
+    /// Everything gathered (the catalog's spilled records written out).
+    pub fn finish(mut self) -> anyhow::Result<Collected> {
+        self.catalog.finish_spill().map_err(|e| {
+            anyhow::anyhow!("writing the catalog of records to a temporary file: {e}")
+        })?;
+        Ok(Collected {
             clusterer: self.clusterer,
             catalog: self.catalog,
             skipped: self.skipped,
             spill: self.spill,
             reports: self.reports,
             phrases: self.phrases,
-        }
+        })
     }
 }

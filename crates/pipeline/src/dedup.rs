@@ -80,7 +80,7 @@ pub fn read_documents(
 }
 
 /// As [`read_documents`], adding the documents to `clusterer` (made for `settings.dedup`, for
-/// instance told to spill its word profiles past a memory budget: [`Clusterer::spill_past`]),
+/// instance told to spill past a memory budget: [`Clusterer::bound_memory`]),
 /// with the inputs `tap` takes read through it ([`RecordTap`]: the CDXJ half of an index build
 /// sees the records of this one pass).
 pub fn read_documents_into(
@@ -149,7 +149,7 @@ pub fn read_documents_into(
             .fetch_add(outcome.busy.as_nanos() as u64, Ordering::Relaxed);
         drained
     })?;
-    Ok(col.finish())
+    col.finish()
 }
 
 /// Whether this run's fingerprints keep wide bytes for 32-bit band keys: from

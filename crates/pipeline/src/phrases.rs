@@ -202,7 +202,9 @@ fn write_slice(
         if !v.slice_and_dice {
             continue;
         }
-        let o = &catalog.doc(d as u32).origin;
+        let meta = catalog.doc(d as u32);
+        let o = &meta.origin;
+        let covers: Vec<_> = v.cover.iter().map(|(c, p)| (c, catalog.doc(*p))).collect();
         let line = SliceLine {
             id: &o.id,
             url: o.url.as_deref(),
@@ -212,11 +214,10 @@ fn write_slice(
             borrowed_shingles: v.borrowed,
             template_shingles: v.template,
             shingles: v.shingles,
-            covering_set: v
-                .cover
+            covering_set: covers
                 .iter()
-                .map(|(c, page)| {
-                    let src = &catalog.doc(*page).origin;
+                .map(|(c, meta)| {
+                    let src = &meta.origin;
                     CoverLine {
                         id: &src.id,
                         url: src.url.as_deref(),
@@ -243,6 +244,9 @@ fn write_popular(
 ) -> anyhow::Result<()> {
     let mut f = std::io::BufWriter::new(AtomicFile::create(&out.join(POPULAR_FILE))?);
     for (i, p) in ranked.iter().take(limits::PHRASE_LISTED).enumerate() {
+        let holders: Vec<_> = (p.holders.iter().take(limits::PHRASE_EXAMPLES))
+            .map(|h| catalog.doc(h.2))
+            .collect();
         let line = PopularLine {
             rank: i + 1,
             fingerprint: format!("{:016x}", p.shingle),
@@ -251,12 +255,10 @@ fn write_popular(
             pages: p.pages,
             hosts: p.hosts,
             template: p.is_template(a.config.max_classes),
-            examples: p
-                .holders
+            examples: holders
                 .iter()
-                .take(limits::PHRASE_EXAMPLES)
-                .map(|h| {
-                    let o = &catalog.doc(h.2).origin;
+                .map(|meta| {
+                    let o = &meta.origin;
                     Named {
                         id: &o.id,
                         url: o.url.as_deref(),

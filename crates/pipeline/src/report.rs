@@ -98,15 +98,15 @@ pub struct LargeCluster<'a> {
     /// Its members, the representative included.
     pub size: usize,
     /// The representative's record id.
-    pub representative: &'a str,
+    pub representative: String,
     /// The representative's URL.
-    pub representative_url: Option<&'a str>,
+    pub representative_url: Option<String>,
     /// The representative's input and byte offset.
     pub file: &'a str,
     /// Byte offset of the representative's record.
     pub offset: u64,
     /// The other members' URLs (the first ones, in document order).
-    pub member_urls: Vec<&'a str>,
+    pub member_urls: Vec<String>,
 }
 
 /// Documents and duplicates of one input or host.
@@ -382,19 +382,19 @@ fn largest_clusters<'a>(p: &ReportParts<'a>) -> Vec<LargeCluster<'a>> {
         .take(REPORT_LARGEST_CLUSTERS)
         .map(|i| {
             let cl = &p.clustering.clusters[i];
-            let rep = &p.catalog.doc(cl.representative).origin;
+            let rep = p.catalog.doc(cl.representative).into_owned().origin;
             LargeCluster {
                 cluster: i,
                 size: cl.members.len(),
-                representative: &rep.id,
-                representative_url: rep.url.as_deref(),
+                representative: rep.id,
+                representative_url: rep.url,
                 file: p.inputs.name(rep.pos.file),
                 offset: rep.pos.offset,
                 member_urls: cl
                     .members
                     .iter()
                     .filter(|m| m.doc != cl.representative)
-                    .filter_map(|m| p.catalog.doc(m.doc).origin.url.as_deref())
+                    .filter_map(|m| p.catalog.doc(m.doc).origin.url.clone())
                     .take(REPORT_CLUSTER_URLS)
                     .collect(),
             }
@@ -405,11 +405,12 @@ fn largest_clusters<'a>(p: &ReportParts<'a>) -> Vec<LargeCluster<'a>> {
 /// Documents and duplicates per key (`key` of a document's input and URL).
 fn rates<'a, K: Ord>(
     p: &ReportParts<'a>,
-    key: impl Fn(u32, Option<&'a str>) -> K,
+    key: impl Fn(u32, Option<&str>) -> K,
 ) -> BTreeMap<K, DuplicateRate> {
     let mut out: BTreeMap<K, DuplicateRate> = BTreeMap::new();
     for d in 0..p.catalog.documents() as u32 {
-        let o = &p.catalog.doc(d).origin;
+        let meta = p.catalog.doc(d);
+        let o = &meta.origin;
         let r = out.entry(key(o.pos.file, o.url.as_deref())).or_default();
         r.documents += 1;
         r.duplicates += u64::from(!p.verdicts.kept(d));

@@ -229,9 +229,11 @@ fn write_new_segments(
     let mut start = 0;
     loop {
         let end = (start + STORE_SEGMENT_MAX_DOCS).min(n);
+        let metas: Vec<_> = (start..end)
+            .map(|d| collected.catalog.doc(d as u32))
+            .collect();
         let mut docs = Vec::with_capacity(end - start);
-        for d in start..end {
-            let meta = collected.catalog.doc(d as u32);
+        for (d, meta) in (start..end).zip(&metas) {
             let fp = collected
                 .clusterer
                 .fingerprint(d as u32)

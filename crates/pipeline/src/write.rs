@@ -90,11 +90,14 @@ pub fn write_clusters(
 ) -> anyhow::Result<()> {
     let mut f = AtomicFile::create(path)?;
     for (ci, cl) in c.clusters.iter().enumerate() {
+        let metas: Vec<_> = cl.members.iter().map(|m| catalog.doc(m.doc)).collect();
+        let rep = catalog.doc(cl.representative);
         let members = cl
             .members
             .iter()
-            .map(|m| {
-                let o = &catalog.doc(m.doc).origin;
+            .zip(&metas)
+            .map(|(m, meta)| {
+                let o = &meta.origin;
                 MemberLine {
                     id: &o.id,
                     url: o.url.as_deref(),
@@ -108,12 +111,15 @@ pub fn write_clusters(
         let line = ClusterLine {
             cluster: ci,
             size: cl.members.len(),
-            representative: &catalog.doc(cl.representative).origin.id,
+            representative: &rep.origin.id,
             lowest_similarity: rounded(cl.lowest_similarity),
             members,
         };
         serde_json::to_writer(&mut f, &line)?;
         f.write_all(b"\n")?;
+    }
+    if let Some(e) = catalog.error() {
+        anyhow::bail!("{e}");
     }
     f.commit()
 }
@@ -126,15 +132,15 @@ pub fn write_documents(
     inputs: &InputSet,
     threads: usize,
 ) -> anyhow::Result<()> {
-    let metas = &catalog.metas;
-    write_gzip_chunks(path, metas.len(), threads, |range, out| {
-        for m in &metas[range] {
+    write_gzip_chunks(path, catalog.records(), threads, |range, out| {
+        catalog.for_each_in(range, &mut |m| {
             let o = &m.origin;
             let file = inputs.name(o.pos.file);
             match m.doc {
                 Some(d) => {
                     let fp = m.fp;
                     let d = d as usize;
+                    let duplicate_of = v.duplicate_of[d].map(|r| catalog.doc(r));
                     let line = DocumentLine {
                         id: &o.id,
                         url: o.url.as_deref(),
@@ -145,7 +151,7 @@ pub fn write_documents(
                         exact_hash: fp.map(|f| exact_hex(f.exact)),
                         simhash: fp.map(|f| simhash_hex(f.simhash)),
                         cluster: v.cluster[d],
-                        duplicate_of: v.duplicate_of[d].map(|r| catalog.doc(r).origin.id.as_str()),
+                        duplicate_of: duplicate_of.as_ref().map(|r| r.origin.id.as_str()),
                         too_short: v.too_short[d],
                         boilerplate: v.boilerplate[d],
                         template_share: rounded(v.template_share[d]),
@@ -167,8 +173,8 @@ pub fn write_documents(
                 }
             }
             out.push(b'\n');
-        }
-        Ok(())
+            Ok(())
+        })
     })
 }
 

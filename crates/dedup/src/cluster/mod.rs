@@ -177,12 +177,12 @@ impl Clustering {
 #[derive(Debug)]
 pub struct Clusterer {
     cfg: DedupConfig,
-    /// Working memory of clustering, in bytes ([`Clusterer::set_memory`]).
+    /// The memory budget, in bytes ([`Clusterer::bound_memory`]).
     memory: usize,
     fps: Vec<Fingerprint>,
     sites: Vec<u32>,
     site_ids: HashMap<String, u32>,
-    /// Word profiles spilled past their share of the budget ([`Clusterer::spill_past`]).
+    /// Word profiles spilled past their share of the budget ([`Clusterer::bound_memory`]).
     spill: Option<ProfileSpill>,
 }
 
@@ -216,19 +216,36 @@ impl Clusterer {
     /// template lines) and returns its index.
     pub fn add_on_site(&mut self, fp: Fingerprint, site: &str) -> u32 {
         let next = self.site_ids.len() as u32;
+        let mut held = 0;
         let id = match self.site_ids.get(site) {
             Some(&id) => id,
             None => {
                 self.site_ids.insert(site.to_string(), next);
+                held += site.len() + std::mem::size_of::<(String, u32)>();
                 next
             }
         };
+        // The lists are counted by capacity: a list grown by doubling holds up to twice its
+        // length until the run ends.
+        let capacity = (self.fps.capacity(), self.sites.capacity());
         self.sites.push(id);
         let doc = self.fps.len() as u32;
-        let beside = fp.memory_bytes() + std::mem::size_of::<u32>();
+        held += fp.minhash.len() + fp.minhash_wide.len();
+        let profile = fp.profile.memory_bytes();
         self.fps.push(fp);
+        held += (self.fps.capacity() - capacity.0) * std::mem::size_of::<Fingerprint>()
+            + (self.sites.capacity() - capacity.1) * std::mem::size_of::<u32>();
         if let Some(spill) = self.spill.as_mut() {
-            spill.count_beside(beside);
+            spill.count_profile(profile);
+            spill.count_beside(held);
+        }
+        self.keep_within_budget();
+        doc
+    }
+
+    /// Spills the oldest word profiles still in memory while the resident share is passed.
+    fn keep_within_budget(&mut self) {
+        if let Some(spill) = self.spill.as_mut() {
             if let Err(e) = spill.keep(&mut self.fps) {
                 spill.fail(format!(
                     "writing word profiles to a temporary file in {}: {e}",
@@ -236,33 +253,60 @@ impl Clusterer {
                 ));
             }
         }
-        doc
     }
 
-    /// Bounds the memory of this clustering to about `bytes` (as [`set_memory`](Self::set_memory))
-    /// *including* what it holds per document: while the word profiles, the fingerprints and
-    /// what the caller counts beside them ([`count_beside`](Self::count_beside)) would pass
-    /// `limits::DEDUP_PROFILE_RESIDENT_PERCENT` of it, the oldest profiles still in memory are
-    /// appended to an unnamed temporary file in `dir` (read back when needed), and clustering's
-    /// working memory is what is left of the budget (at least the other share). Call it before
-    /// the first [`add`](Self::add). The clustering is the same bytes whether profiles are
-    /// spilled or not. Not bounded: the fingerprints and what is counted beside them, once they
-    /// alone pass their share.
-    pub fn spill_past(&mut self, bytes: usize, dir: &Path) {
-        self.set_memory(bytes);
-        let share = self.memory / 100 * crawlsift_common::limits::DEDUP_PROFILE_RESIDENT_PERCENT;
-        self.spill = Some(ProfileSpill::new(dir, share));
+    /// Bounds the memory of this clustering to about `bytes` (at least
+    /// `limits::DEDUP_MEMORY_MIN`). Its working memory (the transposed signature rows, the
+    /// per-band key lists, the word bags of candidate pairs) stays within it: steps that would
+    /// pass it work in parts. With `spill_to`, the budget covers what is held per document too:
+    /// while the word profiles, the fingerprints and what the caller counts beside them
+    /// ([`count_beside`](Self::count_beside)) would pass `limits::DEDUP_PROFILE_RESIDENT_PERCENT`
+    /// of it, the oldest profiles still in memory are appended to an unnamed temporary file in
+    /// that folder (read back when needed), then the caller is told to move its own holdings out
+    /// ([`excess_bytes`](Self::excess_bytes)); working memory is what is left of the budget (at
+    /// least the other share). Call it before the first [`add`](Self::add). The clustering is the
+    /// same bytes whatever the budget and whether anything was spilled. Not bounded: the
+    /// fingerprints themselves, once they alone pass their share.
+    pub fn bound_memory(&mut self, bytes: usize, spill_to: Option<&Path>) {
+        self.memory = bytes.max(crawlsift_common::limits::DEDUP_MEMORY_MIN);
+        self.spill = spill_to.map(|dir| {
+            let share =
+                self.memory / 100 * crawlsift_common::limits::DEDUP_PROFILE_RESIDENT_PERCENT;
+            ProfileSpill::new(dir, share)
+        });
     }
 
     /// Counts `bytes` the caller holds for as long as the clusterer (per-record metadata) against
-    /// the budget of [`spill_past`](Self::spill_past); nothing without it.
+    /// the resident share of [`bound_memory`](Self::bound_memory) (profiles spill first to make
+    /// room); nothing without a spill folder.
     pub fn count_beside(&mut self, bytes: usize) {
         if let Some(spill) = self.spill.as_mut() {
             spill.count_beside(bytes);
         }
+        self.keep_within_budget();
     }
 
-    /// Documents whose word profile was spilled to disk ([`spill_past`](Self::spill_past)).
+    /// Takes back `bytes` counted by [`count_beside`](Self::count_beside) that the caller no
+    /// longer holds in memory (it moved them to disk).
+    pub fn release_beside(&mut self, bytes: usize) {
+        if let Some(spill) = self.spill.as_mut() {
+            spill.release_beside(bytes);
+        }
+    }
+
+    /// Bytes held per document past the resident share once every word profile is on disk:
+    /// what the caller should move out of memory ([`release_beside`](Self::release_beside)).
+    /// Always 0 without a spill folder.
+    pub fn excess_bytes(&self) -> usize {
+        self.spill.as_ref().map_or(0, ProfileSpill::excess)
+    }
+
+    /// The folder spilled files go to ([`bound_memory`](Self::bound_memory)), if any.
+    pub fn spill_dir(&self) -> Option<&Path> {
+        self.spill.as_ref().map(ProfileSpill::dir)
+    }
+
+    /// Documents whose word profile was spilled to disk ([`bound_memory`](Self::bound_memory)).
     pub fn spilled_documents(&self) -> usize {
         self.spill.as_ref().map_or(0, ProfileSpill::spilled)
     }
@@ -274,7 +318,7 @@ impl Clusterer {
     }
 
     /// Working memory of clustering: the budget, less what is held per document when it shares
-    /// it ([`spill_past`](Self::spill_past)).
+    /// it ([`bound_memory`](Self::bound_memory)).
     fn working_memory(&self) -> usize {
         let held = self
             .spill
@@ -289,14 +333,6 @@ impl Clusterer {
             s.flush();
         }
         Docs::new(&self.fps, self.spill.as_ref())
-    }
-
-    /// Bounds the working memory of clustering to about `bytes` (at least
-    /// `limits::DEDUP_MEMORY_MIN`) beyond the fingerprints themselves: the transposed signature
-    /// rows, the per-band key lists and the word bags of candidate pairs. Steps that would pass
-    /// it work in parts; the clustering is the same whatever the budget.
-    pub fn set_memory(&mut self, bytes: usize) {
-        self.memory = bytes.max(crawlsift_common::limits::DEDUP_MEMORY_MIN);
     }
 
     /// Documents added so far.

@@ -102,17 +102,30 @@ impl ProfileSpill {
         self.slots.len()
     }
 
-    /// Counts the profile of the document just added (the last of `fps`), then moves the oldest
-    /// profiles still in memory into the file, in document order, until the resident budget
-    /// holds again (or every profile is in the file).
+    /// Counts the profile of a document being added (`bytes` in memory).
+    pub(crate) fn count_profile(&mut self, bytes: usize) {
+        self.resident_bytes += bytes;
+    }
+
+    /// Takes back `bytes` counted beside the profiles (what the caller moved out of memory).
+    pub(crate) fn release_beside(&mut self, bytes: usize) {
+        self.beside = self.beside.saturating_sub(bytes);
+    }
+
+    /// Bytes held past the resident budget (once every profile is in the file, what is held
+    /// beside them is all that can still pass it).
+    pub(crate) fn excess(&self) -> usize {
+        self.resident_bytes().saturating_sub(self.resident_budget)
+    }
+
+    /// Moves the oldest profiles still in memory into the file, in document order, until the
+    /// resident budget holds again (or every profile is in the file).
     pub(crate) fn keep(&mut self, fps: &mut [Fingerprint]) -> std::io::Result<()> {
-        if let Some(fp) = fps.last() {
-            self.resident_bytes += fp.profile.memory_bytes();
-        }
         while self.resident_bytes() > self.resident_budget && self.slots.len() < fps.len() {
             let doc = self.slots.len();
             let p = std::mem::take(&mut fps[doc].profile);
             self.resident_bytes = self.resident_bytes.saturating_sub(p.memory_bytes());
+            self.beside += std::mem::size_of::<Slot>(); // where it went stays in memory
             self.write(&p)?;
         }
         Ok(())
