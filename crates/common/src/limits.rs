@@ -524,10 +524,24 @@ pub const STORE_TABLE_SCAN_BYTES: usize = 16 << 10;
 /// profile) when their pairs are verified, their lines learnt and their words counted; once
 /// every profile is there, the oldest blocks of catalog records follow them into a file of their
 /// own (8 bytes a record stay in memory), read back as `documents.jsonl.gz` is written;
-/// clustering's working memory is the rest of the budget, and never less than the other share.
-/// Half of 2 GiB holds every profile of some 260,000 synthetic pages: the 20,000-page gate never
-/// spills.
+/// clustering's working memory is the rest of the budget beside what the process holds (the
+/// larger of this count and its measured resident set), and never less than
+/// [`DEDUP_WORKING_MIN_PERCENT`]. Half of 2 GiB holds every profile of some 260,000 synthetic
+/// pages: the 20,000-page gate never spills.
 pub const DEDUP_PROFILE_RESIDENT_PERCENT: usize = 50;
+
+/// Least share of `dedup --memory` (percent) clustering's steps may work in, however much the
+/// process already holds: the fingerprints stay in memory (448 bytes a document), and once they
+/// and the allocator's slack leave less than this, steps still need room to work in parts of a
+/// useful size. A million documents under 2 GiB hold some 1.5 GiB while they are clustered
+/// (fingerprints, the catalog's share, slack), which leaves about a quarter.
+pub const DEDUP_WORKING_MIN_PERCENT: usize = 25;
+
+/// Share of `dedup --memory` (percent) clustering's steps leave out of their plans: what a step
+/// holds beside the parts it sizes (the profile each thread is reading back, the vector a bag is
+/// made in, the allocator's slack among the parts). At a million documents under 2 GiB the
+/// steps' peaks passed their plans by 3-4%.
+pub const DEDUP_WORKING_UNPLANNED_PERCENT: usize = 10;
 
 /// Bytes buffered while word profiles (or catalog records) are appended to their spill file.
 pub const DEDUP_SPILL_WRITE_BUFFER: usize = 1 << 20;

@@ -30,6 +30,7 @@ mod candidates;
 mod join;
 mod popularity;
 mod profiles;
+mod resident;
 mod template;
 #[cfg(test)]
 mod tests;
@@ -41,6 +42,8 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
+
+use crawlsift_common::limits;
 
 use crate::error::DedupError;
 use crate::fingerprint::{DedupConfig, Fingerprint};
@@ -198,7 +201,7 @@ impl Clusterer {
         cfg.validate()?;
         Ok(Self {
             cfg: cfg.clone(),
-            memory: crawlsift_common::limits::DEDUP_MEMORY_DEFAULT,
+            memory: limits::DEDUP_MEMORY_DEFAULT,
             fps: Vec::new(),
             sites: Vec::new(),
             site_ids: HashMap::new(),
@@ -263,15 +266,16 @@ impl Clusterer {
     /// ([`count_beside`](Self::count_beside)) would pass `limits::DEDUP_PROFILE_RESIDENT_PERCENT`
     /// of it, the oldest profiles still in memory are appended to an unnamed temporary file in
     /// that folder (read back when needed), then the caller is told to move its own holdings out
-    /// ([`excess_bytes`](Self::excess_bytes)); working memory is what is left of the budget (at
-    /// least the other share). Call it before the first [`add`](Self::add). The clustering is the
+    /// ([`excess_bytes`](Self::excess_bytes)); each step's working memory is what the budget
+    /// leaves beside what the process then holds, counted or measured, whichever is larger (at
+    /// least `limits::DEDUP_WORKING_MIN_PERCENT` of it). Call it before the first
+    /// [`add`](Self::add). The clustering is the
     /// same bytes whatever the budget and whether anything was spilled. Not bounded: the
     /// fingerprints themselves, once they alone pass their share.
     pub fn bound_memory(&mut self, bytes: usize, spill_to: Option<&Path>) {
-        self.memory = bytes.max(crawlsift_common::limits::DEDUP_MEMORY_MIN);
+        self.memory = bytes.max(limits::DEDUP_MEMORY_MIN);
         self.spill = spill_to.map(|dir| {
-            let share =
-                self.memory / 100 * crawlsift_common::limits::DEDUP_PROFILE_RESIDENT_PERCENT;
+            let share = self.memory / 100 * limits::DEDUP_PROFILE_RESIDENT_PERCENT;
             ProfileSpill::new(dir, share)
         });
     }
@@ -317,14 +321,21 @@ impl Clusterer {
         self.spill.as_ref().and_then(ProfileSpill::error)
     }
 
-    /// Working memory of clustering: the budget, less what is held per document when it shares
-    /// it ([`bound_memory`](Self::bound_memory)).
+    /// Working memory of the next clustering step: the budget, less what is held when it shares
+    /// it ([`bound_memory`](Self::bound_memory)): the larger of what is counted per document and
+    /// the process's measured resident set (which sees the allocator's slack and what earlier
+    /// steps still hold), less `limits::DEDUP_WORKING_UNPLANNED_PERCENT` of it for what steps
+    /// hold beside their plans, and never less than `limits::DEDUP_WORKING_MIN_PERCENT` of it.
     fn working_memory(&self) -> usize {
-        let held = self
-            .spill
-            .as_ref()
-            .map_or(0, |s| s.resident_bytes().min(s.resident_budget()));
-        self.memory - held.min(self.memory)
+        let Some(spill) = self.spill.as_ref() else {
+            return self.memory;
+        };
+        let counted = spill.resident_bytes();
+        let measured = resident::settled_resident_bytes().unwrap_or(0);
+        let percent = |p: usize| self.memory / 100 * p;
+        let planned = self.memory - percent(limits::DEDUP_WORKING_UNPLANNED_PERCENT);
+        let floor = percent(limits::DEDUP_WORKING_MIN_PERCENT);
+        planned.saturating_sub(counted.max(measured)).max(floor)
     }
 
     /// Every document's fingerprint and profile, spilled profiles written out first.
@@ -418,7 +429,6 @@ impl Clusterer {
         let cfg = &self.cfg;
         let fps = &self.fps;
         let docs = self.docs();
-        let memory = self.working_memory();
         let n = fps.len();
         let mut stats = ClusterStats {
             documents: n as u64,
@@ -439,7 +449,7 @@ impl Clusterer {
             cfg,
             fps,
             &groups.heads,
-            threads_within(threads, groups.heads.len(), memory),
+            threads_within(threads, groups.heads.len(), self.working_memory()),
         );
         let popular = Popularity::measure(
             cfg,
@@ -447,7 +457,7 @@ impl Clusterer {
             &groups.heads,
             &same,
             &mut stats,
-            (threads, memory),
+            (threads, self.working_memory()),
         );
         drop(same);
         let mut boilerplate_head = vec![false; n];
@@ -476,7 +486,7 @@ impl Clusterer {
             &groups.head_of,
             &pairs,
             threads,
-            memory,
+            self.working_memory(),
         );
         stats.same_class_pairs = templates.same_class_pairs;
         stats.template_lines = templates.lines.len() as u64;
@@ -508,7 +518,7 @@ impl Clusterer {
             &templates,
             &boilerplate_head,
             &mut stats,
-            (threads, memory),
+            (threads, self.working_memory()),
         );
         drop(pairs);
         let clusters = join::gather(fps, &groups.head_of, &joined, &short_web, &mut stats);

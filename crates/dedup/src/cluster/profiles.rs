@@ -87,11 +87,6 @@ impl ProfileSpill {
         &self.dir
     }
 
-    /// Bytes that profiles and what is held beside them may take.
-    pub(crate) fn resident_budget(&self) -> usize {
-        self.resident_budget
-    }
-
     /// Counts `bytes` held beside the profiles against the resident budget.
     pub(crate) fn count_beside(&mut self, bytes: usize) {
         self.beside += bytes;

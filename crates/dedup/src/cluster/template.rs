@@ -18,10 +18,21 @@ use super::union_find::UnionFind;
 use crate::fingerprint::DedupConfig;
 use crate::profile::{word_share, WordProfile};
 
-/// The sorted word bags of the documents of some candidate pairs, made on the threads.
+/// The sorted word bags of the documents of some candidate pairs, made on the threads. Each
+/// thread lays its documents' bags end to end in one list, so a run's bags take their words'
+/// bytes and 8 more a document, and the short-lived vectors each bag is made in (and the
+/// profiles read back for it) leave no holes between bags that the allocator cannot give back.
 pub(super) struct PairBags {
     docs: Vec<u32>,
-    bags: Vec<Vec<u32>>,
+    /// Per thread: the index (in `docs`) of its first document, its bags' words end to end, and
+    /// where each of its bags ends.
+    parts: Vec<BagPart>,
+}
+
+struct BagPart {
+    first: usize,
+    words: Vec<u32>,
+    ends: Vec<usize>,
 }
 
 impl PairBags {
@@ -34,20 +45,46 @@ impl PairBags {
         let mut docs: Vec<u32> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
         docs.sort_unstable();
         docs.dedup();
-        let bags = in_parallel(threads, &docs, |chunk| {
-            chunk.iter().map(|&d| make(d)).collect::<Vec<_>>()
-        })
-        .concat();
-        Self { docs, bags }
+        let made = in_parallel(threads, &docs, |chunk| {
+            let mut words = Vec::new();
+            let ends = chunk
+                .iter()
+                .map(|&d| {
+                    words.extend_from_slice(&make(d));
+                    words.len()
+                })
+                .collect::<Vec<usize>>();
+            (chunk.len(), words, ends)
+        });
+        let mut first = 0;
+        let parts = made
+            .into_iter()
+            .map(|(len, words, ends)| {
+                let part = BagPart { first, words, ends };
+                first += len;
+                part
+            })
+            .collect();
+        Self { docs, parts }
     }
 
     /// The bag of document `d` (one of the pairs' documents).
     pub(super) fn get(&self, d: u32) -> &[u32] {
-        self.docs
-            .binary_search(&d)
-            .ok()
-            .and_then(|i| self.bags.get(i))
-            .map_or(&[], Vec::as_slice)
+        let Ok(i) = self.docs.binary_search(&d) else {
+            return &[];
+        };
+        let p = self.parts.partition_point(|p| p.first <= i);
+        let Some(part) = p.checked_sub(1).and_then(|p| self.parts.get(p)) else {
+            return &[];
+        };
+        let local = i - part.first;
+        let start = local
+            .checked_sub(1)
+            .and_then(|l| part.ends.get(l))
+            .copied()
+            .unwrap_or(0);
+        let end = part.ends.get(local).copied().unwrap_or(start);
+        part.words.get(start..end).unwrap_or(&[])
     }
 }
 
@@ -106,7 +143,8 @@ pub(super) fn judge_pairs<R: Send>(
     out
 }
 
-/// Bytes of the word bag of a profile of `words` words (4 a word, and the vector).
+/// Bytes of the word bag of a profile of `words` words in [`PairBags`] (4 a word, and some 24
+/// for its end, its place in the run's list of documents and in the set of documents seen).
 pub(super) fn bag_bytes(words: usize) -> usize {
     4 * words + 24
 }

@@ -587,3 +587,17 @@ fn spilled_word_profiles_give_the_same_clustering() {
     );
     assert!(spilled.spill_error().is_none());
 }
+
+#[test]
+fn pair_bags_laid_end_to_end_are_each_documents_own_bag() {
+    let make = |d: u32| -> Vec<u32> { (0..d % 7).map(|w| w * 1000 + d).collect() };
+    let pairs: Vec<(u32, u32)> = (0..40u32).map(|i| (i * 3 % 50, i * 3 % 50 + 5)).collect();
+    for threads in 1..=4 {
+        let bags = template::PairBags::new(&pairs, threads, make);
+        for &(a, b) in &pairs {
+            assert_eq!(bags.get(a), make(a).as_slice(), "{a} on {threads} threads");
+            assert_eq!(bags.get(b), make(b).as_slice(), "{b} on {threads} threads");
+        }
+        assert!(bags.get(1000).is_empty(), "not a document of the pairs");
+    }
+}
