@@ -89,6 +89,15 @@ pub const MAX_TEXT_BYTES: usize = 16 << 20;
 /// Real pages nest under 100 deep; browsers cap around 512.
 pub const MAX_DOM_DEPTH: usize = 256;
 
+/// Longest word of a `class` or `id` value (bytes) the extractor reads as a hint (`post`, `body`,
+/// `sidebar`, `gallery`): every hint word is far shorter, and a longer run of letters (a hash, a
+/// generated name) is no word; it is lower-cased in a buffer of this size on the stack.
+pub const EXTRACT_CLASS_WORD_MAX_BYTES: usize = 40;
+
+/// Longest ARIA `role` token (bytes) the extractor reads (the longest role it knows,
+/// `contentinfo` and `alertdialog`, have 11 letters); lower-cased on the stack like class words.
+pub const EXTRACT_ROLE_WORD_MAX_BYTES: usize = 16;
+
 /// Bytes the `<meta charset>` prescan reads, as the WHATWG encoding-sniffing algorithm says (1024).
 pub const META_PRESCAN_BYTES: usize = 1024;
 

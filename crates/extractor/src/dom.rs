@@ -4,6 +4,8 @@
 //! Nodes are stored in document (pre-)order with `parent < child`, so every aggregate over the tree
 //! is one reverse pass over a vector: no recursion, whatever the nesting depth.
 
+use crawlsift_common::limits::{EXTRACT_CLASS_WORD_MAX_BYTES, EXTRACT_ROLE_WORD_MAX_BYTES};
+
 /// How the tree builder treats an element.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TagKind {
@@ -167,10 +169,10 @@ pub fn class_hints(value: &[u8]) -> u8 {
     // Split into words at anything that is not a letter/digit, so `post-body`, `postBody`
     // (camel case is lowered first) and `post_body` all give `post`, `body`.
     for word in value.split(|c| !c.is_ascii_alphanumeric()) {
-        if word.is_empty() || word.len() > 40 {
+        if word.is_empty() || word.len() > EXTRACT_CLASS_WORD_MAX_BYTES {
             continue;
         }
-        let mut buf = [0u8; 40];
+        let mut buf = [0u8; EXTRACT_CLASS_WORD_MAX_BYTES];
         let w = &mut buf[..word.len()];
         w.copy_from_slice(word);
         w.make_ascii_lowercase();
@@ -186,7 +188,7 @@ pub fn class_hints(value: &[u8]) -> u8 {
 pub fn role_hints(value: &[u8]) -> u8 {
     let mut bits = 0;
     for word in value.split(|c| c.is_ascii_whitespace()) {
-        let mut buf = [0u8; 16];
+        let mut buf = [0u8; EXTRACT_ROLE_WORD_MAX_BYTES];
         let Some(w) = buf.get_mut(..word.len()) else {
             continue;
         };

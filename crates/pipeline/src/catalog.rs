@@ -11,7 +11,6 @@
 //! failed write stops the run; a failed read gives a blank record and is remembered
 //! ([`Catalog::error`]): the writers fail rather than commit a file made of it.
 
-use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -152,32 +151,33 @@ impl Catalog {
     }
 
     /// The record of document `doc`, read back.
-    pub fn doc(&self, doc: u32) -> Cow<'_, DocMeta> {
+    pub fn doc(&self, doc: u32) -> DocMeta {
         match self.docs.get(doc as usize) {
             Some(&r) => self.record(r),
-            None => Cow::Owned(DocMeta::blank()),
+            None => DocMeta::blank(),
         }
     }
 
     /// Record `r`, read back (from memory or the spill file).
-    pub fn record(&self, r: usize) -> Cow<'_, DocMeta> {
+    pub fn record(&self, r: usize) -> DocMeta {
         let mut one = None;
         let read = self.for_each_in(r..r + 1, &mut |m| {
-            one = Some(m.clone());
+            one = Some(m);
             Ok(())
         });
         if let Err(e) = read {
             let mut err = self.error.lock().unwrap_or_else(|p| p.into_inner());
             err.get_or_insert(e.to_string());
         }
-        Cow::Owned(one.unwrap_or_else(DocMeta::blank))
+        one.unwrap_or_else(DocMeta::blank)
     }
 
-    /// Calls `f` on records `range` in order, reading the spilled ones back with one read.
+    /// Calls `f` on records `range` in order, each decoded and handed over, reading the spilled
+    /// ones back with one read.
     pub fn for_each_in(
         &self,
         range: Range<usize>,
-        f: &mut dyn FnMut(&DocMeta) -> anyhow::Result<()>,
+        f: &mut dyn FnMut(DocMeta) -> anyhow::Result<()>,
     ) -> anyhow::Result<()> {
         let range = range.start..range.end.min(self.records());
         let spilled = self.spilled();
@@ -220,13 +220,13 @@ impl Catalog {
         buf: &[u8],
         base: u64,
         range: Range<usize>,
-        f: &mut dyn FnMut(&DocMeta) -> anyhow::Result<()>,
+        f: &mut dyn FnMut(DocMeta) -> anyhow::Result<()>,
     ) -> anyhow::Result<()> {
         for r in range {
             let from = (self.starts[r] - base) as usize;
             let to = (self.starts[r + 1] - base) as usize;
             match buf.get(from..to).and_then(decode) {
-                Some(m) => f(&m)?,
+                Some(m) => f(m)?,
                 None => anyhow::bail!("reading back the catalog of records: a damaged record"),
             }
         }
@@ -470,7 +470,7 @@ mod tests {
         for range in [0..n, 3..4, 10..n - 10, 0..0, around, n - 5..n] {
             let mut seen = Vec::new();
             c.for_each_in(range.clone(), &mut |m| {
-                seen.push(m.clone());
+                seen.push(m);
                 Ok(())
             })
             .unwrap();

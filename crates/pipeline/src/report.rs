@@ -382,7 +382,7 @@ fn largest_clusters<'a>(p: &ReportParts<'a>) -> Vec<LargeCluster<'a>> {
         .take(REPORT_LARGEST_CLUSTERS)
         .map(|i| {
             let cl = &p.clustering.clusters[i];
-            let rep = p.catalog.doc(cl.representative).into_owned().origin;
+            let rep = p.catalog.doc(cl.representative).origin;
             LargeCluster {
                 cluster: i,
                 size: cl.members.len(),
