@@ -18,6 +18,7 @@ use crate::minhash::{agreements, agreements_for, band_key, fold32};
 /// by many more means the same two minimum shingles in all of them. Each row is paired with the
 /// next `popular_pairings` rows (so it takes part in twice that many pairs); a row is popular
 /// in a document when one of its pairs is.
+#[derive(Debug, PartialEq)]
 pub(super) struct Popularity {
     /// One bit per (document, row), `words_per_doc` u64 words per document.
     bits: Vec<u64>,
@@ -34,7 +35,29 @@ impl Popularity {
         distinct: &[u32],
         groups: &[u32],
         stats: &mut ClusterStats,
+        threads_and_budget: (usize, usize),
+    ) -> Self {
+        Self::measure_sweeping_from(
+            cfg,
+            fps,
+            distinct,
+            groups,
+            stats,
+            threads_and_budget,
+            SWEEP_FROM,
+        )
+    }
+
+    /// As [`measure`](Self::measure), the counters reset by sweeping from `sweep_from` texts on
+    /// (the result is the same either way; tests set it).
+    pub(super) fn measure_sweeping_from(
+        cfg: &DedupConfig,
+        fps: &[Fingerprint],
+        distinct: &[u32],
+        groups: &[u32],
+        stats: &mut ClusterStats,
         (threads, budget): (usize, usize),
+        sweep_from: usize,
     ) -> Self {
         // Texts ordered by group, so a group's texts are contiguous below.
         let mut order: Vec<(u32, u32)> = groups
@@ -97,6 +120,7 @@ impl Popularity {
                     for step in 1..=pairings {
                         let j = (i + step) % perms;
                         let (ri, rj) = (row_of(i), row_of(j));
+                        let mut crossed = false;
                         for (((v, &a), &b), &g) in values.iter_mut().zip(ri).zip(rj).zip(&group) {
                             *v = u16::from(a) << 8 | u16::from(b);
                             let seen = &mut last[usize::from(*v)];
@@ -104,14 +128,25 @@ impl Popularity {
                                 *seen = g;
                                 let c = &mut counts[usize::from(*v)];
                                 *c = c.saturating_add(1);
+                                crossed |= *c > limit;
                             }
                         }
-                        for (&v, &d) in values.iter().zip(distinct) {
-                            let c = &mut counts[usize::from(v)];
-                            if *c > limit {
-                                bits[d as usize * words_per_doc + i / 64] |= 1u64 << (i % 64);
-                                bits[d as usize * words_per_doc + j / 64] |= 1u64 << (j % 64);
+                        if crossed {
+                            for (&v, &d) in values.iter().zip(distinct) {
+                                let c = &mut counts[usize::from(v)];
+                                if *c > limit {
+                                    bits[d as usize * words_per_doc + i / 64] |= 1u64 << (i % 64);
+                                    bits[d as usize * words_per_doc + j / 64] |= 1u64 << (j % 64);
+                                }
                             }
+                        }
+                        if m >= sweep_from {
+                            // Many texts: sweeping the tables beats visiting every value again.
+                            popular_row_pairs +=
+                                counts.iter().filter(|&&c| c > limit).count() as u64;
+                            counts.fill(0);
+                            last.fill(u32::MAX);
+                            continue;
                         }
                         // Reset only what was counted; count each popular value once.
                         for &v in &values {
@@ -164,6 +199,11 @@ impl Popularity {
         f64::from(words) * (1.0 - share)
     }
 }
+
+/// Texts from which a row pair's counters are reset by sweeping both 65,536-entry tables (some
+/// 384 KiB, read in order) rather than by visiting each text's value again (random reads, about
+/// as costly from 16,384 texts on).
+const SWEEP_FROM: usize = 1 << 14;
 
 /// Rows per band when looking for same texts: pairs at the same-text threshold (J >= 0.85) share
 /// one of the 4-row bands with probability 1 - (1 - 0.85^4)^48 > 1 - 1e-15, while 32-bit keys

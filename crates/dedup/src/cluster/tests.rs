@@ -601,3 +601,34 @@ fn pair_bags_laid_end_to_end_are_each_documents_own_bag() {
         assert!(bags.get(1000).is_empty(), "not a document of the pairs");
     }
 }
+
+#[test]
+fn sweeping_the_popularity_counters_changes_nothing() {
+    // Stubs of one template (popular rows) among distinct texts and copies: counters reset value
+    // by value and by sweeping the tables mark the same rows and count the same pairs.
+    let cfg = DedupConfig::default();
+    let mut f = Fingerprinter::new(&cfg);
+    let mut g = Words(11);
+    let mut texts: Vec<String> = (0..40).map(|_| g.text(150).join(" ")).collect();
+    let (_, stubs) = template_site(&mut g, 60);
+    texts.extend(stubs);
+    let fps: Vec<Fingerprint> = texts.iter().map(|t| f.fingerprint(t)).collect();
+    let distinct: Vec<u32> = (0..fps.len() as u32).collect();
+    let groups = popularity::same_text_groups(&cfg, &fps, &distinct, 2);
+    let measure = |sweep_from: usize| {
+        let mut stats = ClusterStats::default();
+        let p = Popularity::measure_sweeping_from(
+            &cfg,
+            &fps,
+            &distinct,
+            &groups,
+            &mut stats,
+            (2, usize::MAX),
+            sweep_from,
+        );
+        (p, stats)
+    };
+    let (by_value, by_sweep) = (measure(usize::MAX), measure(0));
+    assert!(by_value.1.popular_row_pairs > 0, "the template is popular");
+    assert_eq!(by_value, by_sweep);
+}
