@@ -286,22 +286,10 @@ fn read(
     collected
 }
 
-/// Says on stderr (unless `quiet`) how many documents' word profiles, and how many records of
-/// the catalog, went to disk past `--memory`.
+/// Says on stderr (unless `quiet`) what went to disk past `--memory`.
 pub(crate) fn tell_spilled(command: &str, collected: &Collected, quiet: bool) {
-    let n = collected.clusterer.spilled_documents();
-    if n > 0 && !quiet {
-        eprintln!(
-            "crawlsift {command}: the word profiles of {n} of {} documents were spilled to disk past --memory",
-            collected.clusterer.len()
-        );
-    }
-    let (r, c) = (collected.catalog.spilled(), &collected.catalog);
-    if r > 0 && !quiet {
-        eprintln!(
-            "crawlsift {command}: {r} of {} records of the catalog were spilled to disk past --memory",
-            c.records()
-        );
+    for line in collected.spilled().iter().filter(|_| !quiet) {
+        eprintln!("crawlsift {command}: {line}");
     }
 }
 

@@ -1,6 +1,7 @@
-//! `--memory` bounds what clustering keeps in memory: past its share of the budget, word profiles
-//! and then the oldest records of the catalog (`documents.jsonl.gz`'s rows) go to temporary files
-//! in the output folder and are read back when needed. A run that spills
+//! `--memory` bounds what clustering keeps in memory: past its share of the budget, word profiles,
+//! then the oldest records of the catalog (`documents.jsonl.gz`'s rows), then the oldest MinHash
+//! signatures go to temporary files in the output folder and are read back when needed. A run
+//! that spills
 //! writes the same bytes as one that does not: `clusters.jsonl`, `documents.jsonl.gz`, the clean
 //! corpus and `report.json` (but for how and when the run went), on one thread or two, and when
 //! shards are merged under the same small budget.
@@ -57,15 +58,15 @@ fn listing(dir: &Path) -> Vec<String> {
 
 #[test]
 #[ignore = "needs ../shared"]
-fn spilling_word_profiles_changes_no_output_byte() {
+fn spilling_profiles_records_and_signatures_changes_no_output_byte() {
     let shared = needs_shared();
     let dir = tempfile::tempdir().unwrap();
     let corpus = dir.path().join("corpus");
-    // 20,000 pages hold some 60 MB of word profiles, and their fingerprints and catalog some
-    // 13 MB: both more than half of the smallest budget, so every profile and part of the
-    // catalog spill.
+    // 30,000 pages hold some 90 MB of word profiles, their catalog some 8 MB and their
+    // fingerprints some 9 MB: each more than half of the smallest budget, so every profile, the
+    // catalog and part of the signatures spill.
     let args = [
-        "--docs", "20000", "--seed", "3", "--format", "warc-gz", "--files", "3",
+        "--docs", "30000", "--seed", "3", "--format", "warc-gz", "--files", "3",
     ];
     makecorpus(&shared, &corpus, &args);
     let mut inputs: Vec<PathBuf> = std::fs::read_dir(&corpus)
@@ -86,7 +87,7 @@ fn spilling_word_profiles_changes_no_output_byte() {
     let said = run(&with(&["-j", "2"]), &whole);
     assert!(
         !said.contains("spilled"),
-        "the default budget holds 20,000 pages: {said}"
+        "the default budget holds 30,000 pages: {said}"
     );
     for threads in ["1", "2"] {
         let out = dir.path().join(format!("spilled-j{threads}"));
@@ -95,8 +96,9 @@ fn spilling_word_profiles_changes_no_output_byte() {
         let said = run(&a, &out);
         assert!(
             said.contains("word profiles of")
-                && said.contains("records of the catalog were spilled"),
-            "a 16M budget spills profiles and records: {said}"
+                && said.contains("records of the catalog were spilled")
+                && said.contains("signatures of"),
+            "a 16M budget spills profiles, records and signatures: {said}"
         );
         same_outputs(&whole, &out, &format!("spilled, {threads} threads"));
         assert_eq!(
@@ -128,7 +130,9 @@ fn spilling_word_profiles_changes_no_output_byte() {
     a.extend(shards.iter().map(String::as_str));
     let said = run(&a, &merged);
     assert!(
-        said.contains("word profiles of") && said.contains("records of the catalog were spilled"),
+        said.contains("word profiles of")
+            && said.contains("records of the catalog were spilled")
+            && said.contains("signatures of"),
         "the merge spills: {said}"
     );
     same_outputs(&whole, &merged, "two shards merged with spilling");

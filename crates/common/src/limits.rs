@@ -555,6 +555,12 @@ pub const DEDUP_WORKING_UNPLANNED_PERCENT: usize = 10;
 /// Bytes buffered while word profiles (or catalog records) are appended to their spill file.
 pub const DEDUP_SPILL_WRITE_BUFFER: usize = 1 << 20;
 
+/// Documents whose MinHash signatures move to disk together, once the fingerprints alone pass the
+/// resident share of `--memory`: a block is written as two buffers (by document and, transposed,
+/// by row: 2 x 192 x 4,096 bytes = 1.5 MiB with wide bytes), and an LSH band of a block's
+/// documents is read back in one read of 16 KiB. The last documents, fewer than a block, stay.
+pub const DEDUP_SIGNATURE_SPILL_BLOCK: usize = 4096;
+
 /// Most passes site-template learning makes over the documents' lines: each pass sorts the
 /// (site, line, class) triples of the lines whose hash falls in its part, as many parts as the
 /// triples (16 bytes each) need to fit clustering's working memory. Ten million documents of

@@ -234,17 +234,25 @@ pub fn agreements_for(threshold: f64, perms: usize) -> u32 {
 /// the band number so keys of different bands never meet. `None` past the signature's end.
 #[inline]
 pub fn band_key(sig: &[u8], band: usize, rows: usize) -> Option<u64> {
-    let rows_bytes = sig.get(band * rows..band * rows + rows)?;
+    Some(band_key_of_rows(
+        sig.get(band * rows..band * rows + rows)?,
+        band,
+    ))
+}
+
+/// [`band_key`] from the band's own rows (`rows_bytes`, one byte a row), wherever they are kept.
+#[inline]
+pub fn band_key_of_rows(rows_bytes: &[u8], band: usize) -> u64 {
     let mut key = band as u64;
     for &v in rows_bytes {
         key = (key << 8) | u64::from(v);
     }
     // Rows beyond 6 would shift the band tag out; mix to keep all bits in play.
-    Some(if rows > 6 {
+    if rows_bytes.len() > 6 {
         mix64(key ^ band as u64)
     } else {
         key
-    })
+    }
 }
 
 /// A band key folded to 32 bits (keys of one band are compared only with each other, so the
@@ -260,12 +268,21 @@ pub fn fold32(key: u64) -> u32 {
 #[inline]
 pub fn wide_band_key(sig: &[u8], wide: &[u8], band: usize, rows: usize) -> Option<u32> {
     let range = band * rows..band * rows + rows;
-    let (s, w) = (sig.get(range.clone())?, wide.get(range)?);
+    Some(wide_band_key_of_rows(
+        sig.get(range.clone())?,
+        wide.get(range)?,
+        band,
+    ))
+}
+
+/// [`wide_band_key`] from the band's own rows: their signature bytes `s` and wide bytes `w`.
+#[inline]
+pub fn wide_band_key_of_rows(s: &[u8], w: &[u8], band: usize) -> u32 {
     let mut key = mix64(band as u64 ^ 0xBA4D);
     for (&a, &b) in s.iter().zip(w) {
         key = mix64(key ^ (u64::from(a) << 8 | u64::from(b)));
     }
-    Some((key >> 32) as u32)
+    (key >> 32) as u32
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! read.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use crawlsift_dedup::Clusterer;
 use crawlsift_extractor::Extractor;
@@ -83,6 +84,32 @@ pub struct Collected {
     pub reports: Vec<Option<Result<FileReport, String>>>,
     /// Every document's phrase sketch, for `--phrases`.
     pub phrases: Option<PhraseStore>,
+}
+
+impl Collected {
+    /// What went to disk past `--memory`, a sentence each (without the command's name): word
+    /// profiles, signatures, records of the catalog; nothing when everything stayed in memory.
+    pub fn spilled(&self) -> Vec<String> {
+        let (docs, records) = (self.clusterer.len(), self.catalog.records());
+        let profiles = self.clusterer.spilled_documents();
+        let signatures = self.clusterer.spilled_signatures();
+        let rows = self.catalog.spilled();
+        [
+            (
+                profiles,
+                format!("the word profiles of {profiles} of {docs} documents"),
+            ),
+            (
+                signatures,
+                format!("the signatures of {signatures} of {docs} documents"),
+            ),
+            (rows, format!("{rows} of {records} records of the catalog")),
+        ]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(_, what)| format!("{what} were spilled to disk past --memory"))
+        .collect()
+    }
 }
 
 /// Takes entries in input order and keeps what the outputs need (see the module doc).
@@ -204,22 +231,31 @@ impl<'a> Collector<'a> {
     }
 
     /// Past the resident budget with every word profile on disk, moves the oldest records of the
-    /// catalog to its spill file (in the clusterer's spill folder).
+    /// catalog to its spill file (in the clusterer's spill folder), then, once those are all on
+    /// disk, the oldest signatures ([`Clusterer::spill_signatures`]).
     fn keep_within_budget(&mut self) -> anyhow::Result<()> {
         let over = self.clusterer.excess_bytes();
         if over == 0 {
             return Ok(());
         }
-        let Some(dir) = self.clusterer.spill_dir() else {
+        let Some(dir) = self.clusterer.spill_dir().map(Path::to_path_buf) else {
             return Ok(());
         };
-        let freed = self.catalog.spill_oldest(over, dir).map_err(|e| {
+        let freed = self.catalog.spill_oldest(over, &dir).map_err(|e| {
             anyhow::anyhow!(
                 "writing the catalog of records to a temporary file in {}: {e}",
                 dir.display()
             )
         })?;
         self.clusterer.release_beside(freed);
+        if freed < over {
+            self.clusterer.spill_signatures(over - freed).map_err(|e| {
+                anyhow::anyhow!(
+                    "writing signatures to a temporary file in {}: {e}",
+                    dir.display()
+                )
+            })?;
+        }
         Ok(())
     }
 

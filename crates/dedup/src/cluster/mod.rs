@@ -31,6 +31,7 @@ mod join;
 mod popularity;
 mod profiles;
 mod resident;
+mod signatures;
 mod template;
 #[cfg(test)]
 mod tests;
@@ -47,12 +48,13 @@ use crawlsift_common::limits;
 
 use crate::error::DedupError;
 use crate::fingerprint::{DedupConfig, Fingerprint};
-use crate::minhash::{agreements, band_key, fold32, wide_band_key};
+use crate::minhash::{agreements, band_key_of_rows, fold32, wide_band_key_of_rows};
 use crate::profile::WordProfile;
 use crate::simhash::{hamming, masked_key, pair_masks};
 use candidates::{bucket_pairs, fewest_agreements, keyed, threads_within};
 use popularity::{same_text_groups, Popularity};
 use profiles::{Docs, ProfileSpill};
+use signatures::{SignatureSpill, Signatures};
 
 /// How a member joined its cluster.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -187,6 +189,8 @@ pub struct Clusterer {
     site_ids: HashMap<String, u32>,
     /// Word profiles spilled past their share of the budget ([`Clusterer::bound_memory`]).
     spill: Option<ProfileSpill>,
+    /// Signatures spilled once the profiles are all on disk ([`Clusterer::spill_signatures`]).
+    signatures: Option<SignatureSpill>,
 }
 
 /// Exact groups: the head (first document) of each document's group, and the heads in order.
@@ -206,6 +210,7 @@ impl Clusterer {
             sites: Vec::new(),
             site_ids: HashMap::new(),
             spill: None,
+            signatures: None,
         })
     }
 
@@ -270,8 +275,9 @@ impl Clusterer {
     /// leaves beside what the process then holds, counted or measured, whichever is larger (at
     /// least `limits::DEDUP_WORKING_MIN_PERCENT` of it). Call it before the first
     /// [`add`](Self::add). The clustering is the
-    /// same bytes whatever the budget and whether anything was spilled. Not bounded: the
-    /// fingerprints themselves, once they alone pass their share.
+    /// same bytes whatever the budget and whether anything was spilled. Past that, the caller
+    /// moves the signatures out too ([`spill_signatures`](Self::spill_signatures)); what stays is
+    /// some 64 bytes of fingerprint a document.
     pub fn bound_memory(&mut self, bytes: usize, spill_to: Option<&Path>) {
         self.memory = bytes.max(limits::DEDUP_MEMORY_MIN);
         self.spill = spill_to.map(|dir| {
@@ -315,10 +321,39 @@ impl Clusterer {
         self.spill.as_ref().map_or(0, ProfileSpill::spilled)
     }
 
-    /// The first failure to write or read back spilled word profiles, if any: a clustering or a
-    /// profile given after one is not to be trusted.
+    /// The first failure to write or read back spilled word profiles or signatures, if any: a
+    /// clustering or a profile given after one is not to be trusted.
     pub fn spill_error(&self) -> Option<String> {
-        self.spill.as_ref().and_then(ProfileSpill::error)
+        let profiles = self.spill.as_ref().and_then(ProfileSpill::error);
+        profiles.or_else(|| self.signatures.as_ref().and_then(SignatureSpill::error))
+    }
+
+    /// Moves the MinHash signatures (and wide bytes) of the oldest documents still holding theirs
+    /// to disk, `limits::DEDUP_SIGNATURE_SPILL_BLOCK` documents at a time, until about `bytes`
+    /// are freed: what the caller does once every word profile and what it holds itself are on
+    /// disk and the fingerprints still pass the resident share of
+    /// [`bound_memory`](Self::bound_memory). Clustering reads them back (a block of rows at a
+    /// time for band keys and popularity, one signature at a time for a candidate check), and the
+    /// result is the same bytes. Returns the bytes freed; nothing without a spill folder.
+    pub fn spill_signatures(&mut self, bytes: usize) -> std::io::Result<usize> {
+        let Some(spill) = self.spill.as_mut() else {
+            return Ok(0);
+        };
+        let signatures = self.signatures.get_or_insert_with(|| {
+            SignatureSpill::new(
+                spill.dir(),
+                self.cfg.minhash_perms,
+                limits::DEDUP_SIGNATURE_SPILL_BLOCK,
+            )
+        });
+        let freed = signatures.spill(&mut self.fps, bytes)?;
+        spill.release_beside(freed);
+        Ok(freed)
+    }
+
+    /// Documents whose signatures were spilled to disk ([`spill_signatures`](Self::spill_signatures)).
+    pub fn spilled_signatures(&self) -> usize {
+        self.signatures.as_ref().map_or(0, SignatureSpill::spilled)
     }
 
     /// Working memory of the next clustering step: the budget, less what is held when it shares
@@ -359,7 +394,14 @@ impl Clusterer {
     /// Memory held per document by the search index: fingerprints and their signatures (bytes,
     /// mean), without the word profiles.
     pub fn index_bytes_per_document(&self) -> f64 {
-        self.mean_bytes(Fingerprint::memory_bytes)
+        // Spilled signatures count as they were in memory: the figure is the index's, not where
+        // this run kept it.
+        let spilled = self
+            .signatures
+            .as_ref()
+            .map_or(0, SignatureSpill::spilled_bytes);
+        let n = self.fps.len().max(1) as f64;
+        self.mean_bytes(Fingerprint::memory_bytes) + spilled as f64 / n
     }
 
     /// Memory held per document by the word profiles verification compares (bytes, mean).
@@ -381,12 +423,17 @@ impl Clusterer {
         self.fps.iter().map(f).sum::<usize>() as f64 / self.fps.len() as f64
     }
 
-    fn has_signature(&self, fp: &Fingerprint) -> bool {
-        fp.words > 0 && fp.minhash.len() == self.cfg.minhash_perms
+    /// Every document's signature, wherever it is kept.
+    fn sigs(&self) -> Signatures<'_> {
+        Signatures::new(&self.fps, self.signatures.as_ref(), self.cfg.minhash_perms)
     }
 
-    fn judged(&self, fp: &Fingerprint) -> bool {
-        fp.words as usize >= self.cfg.min_words && self.has_signature(fp)
+    fn has_signature(&self, d: usize) -> bool {
+        self.fps[d].words > 0 && self.sigs().has(d as u32)
+    }
+
+    fn judged(&self, d: usize) -> bool {
+        self.fps[d].words as usize >= self.cfg.min_words && self.has_signature(d)
     }
 
     /// Clusters everything added, on one thread.
@@ -409,11 +456,12 @@ impl Clusterer {
         Some(self.docs().profile(doc))
     }
 
-    /// The fingerprint of document `doc`, as added; `None` when its word profile was spilled
-    /// (a run that needs whole fingerprints afterwards, writing an index or searching one, does
-    /// not spill).
+    /// The fingerprint of document `doc`, as added; `None` when its word profile or signature
+    /// was spilled (a run that needs whole fingerprints afterwards, writing an index or searching
+    /// one, does not spill).
     pub fn fingerprint(&self, doc: u32) -> Option<&Fingerprint> {
-        let spilled = self.spill.as_ref().is_some_and(|s| s.holds(doc));
+        let spilled = self.spill.as_ref().is_some_and(|s| s.holds(doc))
+            || self.signatures.as_ref().is_some_and(|s| s.holds(doc));
         self.fps.get(doc as usize).filter(|_| !spilled)
     }
 
@@ -437,7 +485,7 @@ impl Clusterer {
 
         // 1: too short; exact groups.
         let too_short: Vec<u32> = (0..n as u32)
-            .filter(|&i| !self.judged(&fps[i as usize]))
+            .filter(|&i| !self.judged(i as usize))
             .collect();
         stats.too_short = too_short.len() as u64;
         let groups = self.exact_groups(&mut stats);
@@ -447,13 +495,13 @@ impl Clusterer {
         // popular phrases are boilerplate.
         let same = same_text_groups(
             cfg,
-            fps,
+            self.sigs(),
             &groups.heads,
             threads_within(threads, groups.heads.len(), self.working_memory()),
         );
         let popular = Popularity::measure(
             cfg,
-            fps,
+            self.sigs(),
             &groups.heads,
             &same,
             &mut stats,
@@ -464,7 +512,7 @@ impl Clusterer {
         for &h in &groups.heads {
             let fp = &fps[h as usize];
             boilerplate_head[h as usize] =
-                self.judged(fp) && popular.own_words(h, fp.words) < cfg.min_words as f64;
+                self.judged(h as usize) && popular.own_words(h, fp.words) < cfg.min_words as f64;
         }
 
         // 3: candidates among judged heads.
@@ -472,7 +520,7 @@ impl Clusterer {
             .heads
             .iter()
             .copied()
-            .filter(|&h| self.judged(&fps[h as usize]) && !boilerplate_head[h as usize])
+            .filter(|&h| self.judged(h as usize) && !boilerplate_head[h as usize])
             .collect();
         let pairs = self.candidates(&search, &popular, &mut stats, threads);
         self.count_short_near(&groups.heads, &popular, &mut stats, threads);
@@ -524,8 +572,7 @@ impl Clusterer {
         let clusters = join::gather(fps, &groups.head_of, &joined, &short_web, &mut stats);
         let boilerplate: Vec<u32> = (0..n as u32)
             .filter(|&i| {
-                self.judged(&fps[i as usize])
-                    && boilerplate_head[groups.head_of[i as usize] as usize]
+                self.judged(i as usize) && boilerplate_head[groups.head_of[i as usize] as usize]
             })
             .collect();
         stats.boilerplate = boilerplate.len() as u64;
@@ -549,7 +596,7 @@ impl Clusterer {
         let mut head_of: Vec<u32> = (0..n as u32).collect();
         let mut heads: Vec<u32> = Vec::new();
         for (i, fp) in self.fps.iter().enumerate() {
-            if !self.has_signature(fp) {
+            if !self.has_signature(i) {
                 continue;
             }
             match exact_head.entry(fp.exact) {
@@ -582,7 +629,7 @@ impl Clusterer {
     fn short_web_groups(&self, groups: &ExactGroups, stats: &mut ClusterStats) -> Vec<bool> {
         let no_site = self.site_ids.get("").copied();
         let mut by_head: Vec<(u32, u32)> = (0..self.fps.len())
-            .filter(|&d| self.has_signature(&self.fps[d]) && !self.judged(&self.fps[d]))
+            .filter(|&d| self.has_signature(d) && !self.judged(d))
             .filter(|&d| Some(self.sites[d]) != no_site)
             .map(|d| (groups.head_of[d], self.sites[d]))
             .collect();
@@ -611,7 +658,7 @@ impl Clusterer {
         let short: Vec<u32> = heads
             .iter()
             .copied()
-            .filter(|&h| !self.judged(&self.fps[h as usize]))
+            .filter(|&h| !self.judged(h as usize))
             .collect();
         let mut scratch = ClusterStats::default();
         let pairs = self.candidates(&short, popular, &mut scratch, threads);
@@ -651,16 +698,14 @@ impl Clusterer {
         stats: &mut ClusterStats,
         threads: usize,
     ) -> Vec<(u32, u32)> {
-        let (cfg, fps) = (&self.cfg, &self.fps);
-        let sig = |d: u32| -> &[u8] { &fps[d as usize].minhash };
-        let wide = |d: u32| -> &[u8] { &fps[d as usize].minhash_wide };
-        let all_wide = heads.iter().all(|&h| wide(h).len() == cfg.minhash_perms);
+        let (cfg, fps, sigs) = (&self.cfg, &self.fps, self.sigs());
+        let all_wide = heads.iter().all(|&h| sigs.has_wide(h));
         stats.band_key_bits = if all_wide { 32 } else { 16 };
         let need = fewest_agreements(cfg);
         let threads = threads_within(threads, heads.len(), self.working_memory());
         let plausible = |a: u32, b: u32| {
             hamming(fps[a as usize].simhash, fps[b as usize].simhash) <= cfg.simhash_max_hamming
-                || agreements(sig(a), sig(b)) >= need
+                || agreements(&sigs.sig(a), &sigs.sig(b)) >= need
         };
         let bands: Vec<usize> = (0..cfg.lsh_bands).collect();
         let (mut pairs, checks, skipped) = bucket_pairs(
@@ -668,17 +713,21 @@ impl Clusterer {
             &bands,
             cfg.max_bucket_compare,
             |band, out| {
-                out.extend(heads.iter().filter_map(|&h| {
-                    if popular.band_is_popular(h, band, cfg.lsh_rows) {
-                        return None; // a template phrase is no evidence of copying
+                let rows = cfg.lsh_rows;
+                sigs.rows(heads, band * rows, rows, |i, sig, wide| {
+                    let h = heads[i];
+                    if popular.band_is_popular(h, band, rows) {
+                        return; // a template phrase is no evidence of copying
                     }
-                    let key = if all_wide {
-                        wide_band_key(sig(h), wide(h), band, cfg.lsh_rows)
-                    } else {
-                        band_key(sig(h), band, cfg.lsh_rows).map(fold32)
+                    let key = match (sig, wide) {
+                        (Some(s), Some(w)) if all_wide => Some(wide_band_key_of_rows(s, w, band)),
+                        (Some(s), _) if !all_wide => Some(fold32(band_key_of_rows(s, band))),
+                        _ => None,
                     };
-                    key.map(|k| keyed(k, h))
-                }));
+                    if let Some(k) = key {
+                        out.push(keyed(k, h));
+                    }
+                });
             },
             plausible,
         );

@@ -4,10 +4,11 @@
 use crawlsift_common::parallel::in_parallel;
 
 use super::candidates::{bucket_pairs, keyed};
+use super::signatures::Signatures;
 use super::union_find::UnionFind;
 use super::ClusterStats;
-use crate::fingerprint::{DedupConfig, Fingerprint};
-use crate::minhash::{agreements, agreements_for, band_key, fold32};
+use crate::fingerprint::DedupConfig;
+use crate::minhash::{agreements, agreements_for, band_key_of_rows, fold32};
 
 /// Which signature rows hold *popular phrases*: shingles shared by more distinct texts than a copy
 /// family plausibly has, so they are template text (cookie notices, newsletter boxes, "no results"
@@ -31,7 +32,7 @@ impl Popularity {
     /// `distinct[p]` (see [`same_text_groups`]), and a value counts once per group.
     pub(super) fn measure(
         cfg: &DedupConfig,
-        fps: &[Fingerprint],
+        sigs: Signatures<'_>,
         distinct: &[u32],
         groups: &[u32],
         stats: &mut ClusterStats,
@@ -39,7 +40,7 @@ impl Popularity {
     ) -> Self {
         Self::measure_sweeping_from(
             cfg,
-            fps,
+            sigs,
             distinct,
             groups,
             stats,
@@ -52,7 +53,7 @@ impl Popularity {
     /// (the result is the same either way; tests set it).
     pub(super) fn measure_sweeping_from(
         cfg: &DedupConfig,
-        fps: &[Fingerprint],
+        sigs: Signatures<'_>,
         distinct: &[u32],
         groups: &[u32],
         stats: &mut ClusterStats,
@@ -71,6 +72,13 @@ impl Popularity {
         let distinct: Vec<u32> = order.iter().map(|&(_, d)| d).collect();
         let distinct = &distinct[..];
         drop(order);
+        // The texts in document order, each with its position: spilled rows are read back a
+        // block of documents at a time.
+        let mut in_doc_order: Vec<(u32, u32)> = (0..distinct.len() as u32)
+            .map(|p| (distinct[p as usize], p))
+            .collect();
+        in_doc_order.sort_unstable();
+        let (docs_in_order, position): (Vec<u32>, Vec<u32>) = in_doc_order.into_iter().unzip();
         let perms = cfg.minhash_perms;
         let words_per_doc = perms.div_ceil(64);
         // A pair value is shared by chance by about m / 65,536 of m texts; the limit sits well
@@ -84,24 +92,32 @@ impl Popularity {
         // the rows its pairings reach.
         let m = distinct.len();
         let pairings = cfg.popular_pairings.min(perms - 1);
-        let bits_bytes = fps.len() * words_per_doc * 8;
-        let block = (budget.saturating_sub(bits_bytes * (threads + 1)) / m.max(1))
+        let bits_bytes = sigs.len() * words_per_doc * 8;
+        let order_bytes = 8 * m;
+        let block = (budget.saturating_sub(bits_bytes * (threads + 1) + order_bytes) / m.max(1))
             .saturating_sub(pairings)
             .clamp(1, perms);
-        let mut bits = vec![0u64; fps.len() * words_per_doc];
+        let mut bits = vec![0u64; sigs.len() * words_per_doc];
         for first in (0..perms).step_by(block) {
             let rows: Vec<usize> = (first..(first + block).min(perms)).collect();
             // Transposed rows of this block: row r (of the block and its pairings) at slot
             // (r - first) mod perms.
             let span = (rows.len() + pairings).min(perms);
             let mut by_row = vec![0u8; span * m];
-            for (p, &d) in distinct.iter().enumerate() {
-                let sig = &fps[d as usize].minhash;
-                for k in 0..span {
-                    if let Some(&v) = sig.get((first + k) % perms) {
-                        by_row[k * m + p] = v;
-                    }
+            // Rows first.. to the end, then from row 0 for the pairings that wrap around.
+            let to_end = span.min(perms - first);
+            for (from, k0, n) in [(first, 0, to_end), (0, to_end, span - to_end)] {
+                if n == 0 {
+                    continue;
                 }
+                sigs.rows(&docs_in_order, from, n, |i, sig, _| {
+                    if let Some(sig) = sig {
+                        let p = position[i] as usize;
+                        for (t, &v) in sig.iter().enumerate() {
+                            by_row[(k0 + t) * m + p] = v;
+                        }
+                    }
+                });
             }
             let row_of = |r: usize| {
                 let k = (r + perms - first) % perms;
@@ -110,7 +126,7 @@ impl Popularity {
             // Rows are shared out among the threads, each with its own counters and bits; bits
             // are OR-ed and counts summed, so the result does not depend on the thread count.
             let count_rows = |rows: &[usize]| -> (Vec<u64>, u64) {
-                let mut bits = vec![0u64; fps.len() * words_per_doc];
+                let mut bits = vec![0u64; sigs.len() * words_per_doc];
                 let mut popular_row_pairs = 0u64;
                 let mut counts = vec![0u16; 1 << 16];
                 // The group that last counted each value: a group counts a value once.
@@ -218,13 +234,13 @@ const SAME_TEXT_BAND_ROWS: usize = 4;
 /// a site's stub pages, which differ by their own words, stay one group each.
 pub(super) fn same_text_groups(
     cfg: &DedupConfig,
-    fps: &[Fingerprint],
+    sigs: Signatures<'_>,
     distinct: &[u32],
     threads: usize,
 ) -> Vec<u32> {
     let m = distinct.len();
     let need = agreements_for(cfg.popular_same_text, cfg.minhash_perms);
-    let sig = |p: u32| -> &[u8] { &fps[distinct[p as usize] as usize].minhash };
+    let sig = |p: u32| sigs.sig(distinct[p as usize]);
     let bands: Vec<usize> = (0..cfg.minhash_perms / SAME_TEXT_BAND_ROWS).collect();
     // Pairs are checked where they meet in a bucket: only same texts are kept.
     let (pairs, _, _) = bucket_pairs(
@@ -232,11 +248,14 @@ pub(super) fn same_text_groups(
         &bands,
         cfg.max_bucket_compare,
         |band, out| {
-            out.extend((0..m as u32).filter_map(|p| {
-                band_key(sig(p), band, SAME_TEXT_BAND_ROWS).map(|k| keyed(fold32(k), p))
-            }));
+            let first = band * SAME_TEXT_BAND_ROWS;
+            sigs.rows(distinct, first, SAME_TEXT_BAND_ROWS, |p, rows, _| {
+                if let Some(rows) = rows {
+                    out.push(keyed(fold32(band_key_of_rows(rows, band)), p as u32));
+                }
+            });
         },
-        |a, b| agreements(sig(a), sig(b)) >= need,
+        |a, b| agreements(&sig(a), &sig(b)) >= need,
     );
     // Groups are the connected components of the same-text pairs, whatever the union order.
     let mut uf = UnionFind::new(m);

@@ -528,11 +528,21 @@ fn the_memory_budget_changes_nothing_but_how_steps_are_cut() {
 
 #[test]
 fn spilled_word_profiles_give_the_same_clustering() {
+    spilled_word_profiles_and_signatures_cluster_the_same(false);
+}
+
+#[test]
+fn spilled_signatures_with_wide_bytes_give_the_same_clustering() {
+    spilled_word_profiles_and_signatures_cluster_the_same(true);
+}
+
+fn spilled_word_profiles_and_signatures_cluster_the_same(wide: bool) {
     // The corpus of the budget test, clustered with every profile in memory and with every
-    // profile spilled to a file (and template lines learnt in many passes): the same result,
-    // profiles read back whole, and whole fingerprints refused for spilled documents.
+    // profile and most signatures spilled to files (and template lines learnt in many passes):
+    // the same result, profiles read back whole, and whole fingerprints refused for spilled
+    // documents. With wide bytes, band keys are 32 bits read from the spilled rows.
     let cfg = DedupConfig::default();
-    let mut f = Fingerprinter::new(&cfg);
+    let mut f = Fingerprinter::new(&cfg).wide_keys(wide);
     let mut g = Words(9);
     let mut texts = Vec::new();
     for _ in 0..40 {
@@ -567,6 +577,15 @@ fn spilled_word_profiles_give_the_same_clustering() {
         spilled.add_on_site(fp, site);
     }
     assert_eq!(spilled.spilled_documents(), texts.len());
+    // Signatures too, in blocks of 8 documents: all but the last few go to disk.
+    spilled.signatures = Some(SignatureSpill::new(dir.path(), cfg.minhash_perms, 8));
+    spilled.spill_signatures(usize::MAX).unwrap();
+    assert_eq!(spilled.spilled_signatures(), texts.len() / 8 * 8);
+    assert!(spilled.spilled_signatures() < texts.len());
+    assert_eq!(
+        spilled.index_bytes_per_document(),
+        whole.index_bytes_per_document()
+    );
     let expected = whole.cluster_with_templates(2);
     assert_eq!(spilled.cluster_with_templates(2), expected);
     spilled.memory = 1; // working memory so small that template lines take many passes
@@ -577,6 +596,7 @@ fn spilled_word_profiles_give_the_same_clustering() {
         expected.0.clusters.len()
     );
     assert!(expected.0.stats.template_lines > 0);
+    assert_eq!(expected.0.stats.band_key_bits, if wide { 32 } else { 16 });
     for d in 0..texts.len() as u32 {
         assert_eq!(spilled.profile(d), whole.profile(d));
         assert!(spilled.fingerprint(d).is_none());
@@ -614,12 +634,13 @@ fn sweeping_the_popularity_counters_changes_nothing() {
     texts.extend(stubs);
     let fps: Vec<Fingerprint> = texts.iter().map(|t| f.fingerprint(t)).collect();
     let distinct: Vec<u32> = (0..fps.len() as u32).collect();
-    let groups = popularity::same_text_groups(&cfg, &fps, &distinct, 2);
+    let sigs = Signatures::new(&fps, None, cfg.minhash_perms);
+    let groups = popularity::same_text_groups(&cfg, sigs, &distinct, 2);
     let measure = |sweep_from: usize| {
         let mut stats = ClusterStats::default();
         let p = Popularity::measure_sweeping_from(
             &cfg,
-            &fps,
+            sigs,
             &distinct,
             &groups,
             &mut stats,
