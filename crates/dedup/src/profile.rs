@@ -37,8 +37,15 @@ impl WordProfile {
     }
 
     /// The words of the lines `keep` accepts, sorted (a multiset).
-    pub fn bag(&self, mut keep: impl FnMut(u64) -> bool) -> Vec<u32> {
+    pub fn bag(&self, keep: impl FnMut(u64) -> bool) -> Vec<u32> {
         let mut out = Vec::with_capacity(self.words.len());
+        self.bag_into(keep, &mut out);
+        out
+    }
+
+    /// [`bag`](Self::bag), appended to `out` (what `out` held before stays as it was).
+    pub fn bag_into(&self, mut keep: impl FnMut(u64) -> bool, out: &mut Vec<u32>) {
+        let from = out.len();
         let mut start = 0usize;
         for line in self.lines.iter() {
             let end = (line.end as usize).min(self.words.len());
@@ -47,8 +54,7 @@ impl WordProfile {
             }
             start = end.max(start);
         }
-        out.sort_unstable();
-        out
+        out[from..].sort_unstable();
     }
 }
 
@@ -146,6 +152,13 @@ mod tests {
         };
         assert_eq!(p.bag(|h| h != 1), vec![5, 6, 7]);
         assert_eq!(p.bag(|_| true), vec![5, 6, 7, 8, 9]);
+        let mut out = vec![9, 1];
+        p.bag_into(|h| h != 1, &mut out);
+        assert_eq!(
+            out,
+            vec![9, 1, 5, 6, 7],
+            "appended, sorted, the rest as it was"
+        );
         let json = serde_json::to_string(&p).unwrap();
         assert_eq!(serde_json::from_str::<WordProfile>(&json).unwrap(), p);
         assert!(serde_json::from_str::<WordProfile>(r#"{"words":"0zz","lines":""}"#).is_err());

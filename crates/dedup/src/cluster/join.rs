@@ -39,7 +39,7 @@ pub(super) fn join(
         threads,
         budget,
         |d| bag_bytes(docs.profile_words(d)),
-        |d| templates.own_bag(&docs.profile(d)),
+        |d, out| templates.own_bag_into(&docs.profile(d), out),
         word_share,
     );
     // Edges (b, a, share) with share >= threshold, in pair order.

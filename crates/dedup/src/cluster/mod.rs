@@ -52,7 +52,7 @@ use crate::minhash::{agreements, band_key_of_rows, fold32, wide_band_key_of_rows
 use crate::profile::WordProfile;
 use crate::simhash::{hamming, masked_key, pair_masks};
 use candidates::{bucket_pairs, fewest_agreements, keyed, threads_within};
-use popularity::{same_text_groups, Popularity};
+use popularity::{same_text_groups, Popularity, PopularityPlan};
 use profiles::{Docs, ProfileSpill};
 use signatures::{SignatureSpill, Signatures};
 
@@ -502,10 +502,9 @@ impl Clusterer {
         let popular = Popularity::measure(
             cfg,
             self.sigs(),
-            &groups.heads,
-            &same,
+            (&groups.heads, &same),
             &mut stats,
-            (threads, self.working_memory()),
+            PopularityPlan::new(threads, self.working_memory()),
         );
         drop(same);
         let mut boilerplate_head = vec![false; n];
@@ -668,7 +667,7 @@ impl Clusterer {
             threads,
             self.working_memory(),
             |d| template::bag_bytes(docs.profile_words(d)),
-            |d| docs.profile(d).bag(|_| true),
+            |d, out| docs.profile(d).bag_into(|_| true, out),
             crate::profile::word_share,
         );
         let near: Vec<(u32, u32)> = pairs

@@ -33,33 +33,15 @@ impl Popularity {
     pub(super) fn measure(
         cfg: &DedupConfig,
         sigs: Signatures<'_>,
-        distinct: &[u32],
-        groups: &[u32],
+        (distinct, groups): (&[u32], &[u32]),
         stats: &mut ClusterStats,
-        threads_and_budget: (usize, usize),
+        plan: PopularityPlan,
     ) -> Self {
-        Self::measure_sweeping_from(
-            cfg,
-            sigs,
-            distinct,
-            groups,
-            stats,
-            threads_and_budget,
-            SWEEP_FROM,
-        )
-    }
-
-    /// As [`measure`](Self::measure), the counters reset by sweeping from `sweep_from` texts on
-    /// (the result is the same either way; tests set it).
-    pub(super) fn measure_sweeping_from(
-        cfg: &DedupConfig,
-        sigs: Signatures<'_>,
-        distinct: &[u32],
-        groups: &[u32],
-        stats: &mut ClusterStats,
-        (threads, budget): (usize, usize),
-        sweep_from: usize,
-    ) -> Self {
+        let PopularityPlan {
+            threads,
+            budget,
+            sweep_from,
+        } = plan;
         // Texts ordered by group, so a group's texts are contiguous below.
         let mut order: Vec<(u32, u32)> = groups
             .iter()
@@ -213,6 +195,27 @@ impl Popularity {
         }
         let share = f64::from(self.popular_rows(doc)) / self.perms as f64;
         f64::from(words) * (1.0 - share)
+    }
+}
+
+/// How [`Popularity::measure`] works: on how many threads, within what working memory, and from
+/// how many texts its counters are reset by sweeping (the result is the same either way; tests
+/// set it).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct PopularityPlan {
+    pub(super) threads: usize,
+    pub(super) budget: usize,
+    pub(super) sweep_from: usize,
+}
+
+impl PopularityPlan {
+    /// `threads` threads within `budget` bytes, sweeping from [`SWEEP_FROM`] texts on.
+    pub(super) fn new(threads: usize, budget: usize) -> Self {
+        Self {
+            threads,
+            budget,
+            sweep_from: SWEEP_FROM,
+        }
     }
 }
 

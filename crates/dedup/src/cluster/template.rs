@@ -36,11 +36,11 @@ struct BagPart {
 }
 
 impl PairBags {
-    /// The bags `make` gives for every document of `pairs`.
+    /// The bags `make` appends to a list for every document of `pairs`.
     pub(super) fn new(
         pairs: &[(u32, u32)],
         threads: usize,
-        make: impl Fn(u32) -> Vec<u32> + Sync,
+        make: impl Fn(u32, &mut Vec<u32>) + Sync,
     ) -> Self {
         let mut docs: Vec<u32> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
         docs.sort_unstable();
@@ -50,7 +50,7 @@ impl PairBags {
             let ends = chunk
                 .iter()
                 .map(|&d| {
-                    words.extend_from_slice(&make(d));
+                    make(d, &mut words);
                     words.len()
                 })
                 .collect::<Vec<usize>>();
@@ -88,7 +88,7 @@ impl PairBags {
     }
 }
 
-/// `judge` of every pair `(a, b)` on the word bags `make` gives for `a` and `b`, in pair order.
+/// `judge` of every pair `(a, b)` on the word bags `make` appends for `a` and `b`, in pair order.
 /// Bags are made for the documents of a run of consecutive pairs at a time, the run cut where its
 /// bags would pass `budget` bytes (`size` estimates a bag; a document in several runs has its bag
 /// made again), so memory stays within the budget whatever the pairs; the result does not depend
@@ -98,7 +98,7 @@ pub(super) fn judge_pairs<R: Send>(
     threads: usize,
     budget: usize,
     size: impl Fn(u32) -> usize,
-    make: impl Fn(u32) -> Vec<u32> + Sync,
+    make: impl Fn(u32, &mut Vec<u32>) + Sync,
     judge: impl Fn(&[u32], &[u32]) -> R + Sync,
 ) -> Vec<R> {
     let mut out = Vec::with_capacity(pairs.len());
@@ -175,7 +175,7 @@ impl SiteTemplates {
             threads,
             budget,
             |d| bag_bytes(docs.profile_words(d)),
-            |d| docs.profile(d).bag(|_| true),
+            |d, out| docs.profile(d).bag_into(|_| true, out),
             |a, b| word_share(a, b) >= cfg.same_class,
         );
         let mut uf = UnionFind::new(n);
@@ -266,8 +266,8 @@ impl SiteTemplates {
         (template as f64 / p.words.len() as f64) as f32
     }
 
-    /// A document's words outside template lines, sorted.
-    pub(super) fn own_bag(&self, p: &WordProfile) -> Vec<u32> {
-        p.bag(|h| !self.is_template(h))
+    /// A document's words outside template lines, sorted, appended to `out`.
+    pub(super) fn own_bag_into(&self, p: &WordProfile, out: &mut Vec<u32>) {
+        p.bag_into(|h| !self.is_template(h), out);
     }
 }

@@ -613,7 +613,9 @@ fn pair_bags_laid_end_to_end_are_each_documents_own_bag() {
     let make = |d: u32| -> Vec<u32> { (0..d % 7).map(|w| w * 1000 + d).collect() };
     let pairs: Vec<(u32, u32)> = (0..40u32).map(|i| (i * 3 % 50, i * 3 % 50 + 5)).collect();
     for threads in 1..=4 {
-        let bags = template::PairBags::new(&pairs, threads, make);
+        let bags = template::PairBags::new(&pairs, threads, |d, out: &mut Vec<u32>| {
+            out.extend(make(d));
+        });
         for &(a, b) in &pairs {
             assert_eq!(bags.get(a), make(a).as_slice(), "{a} on {threads} threads");
             assert_eq!(bags.get(b), make(b).as_slice(), "{b} on {threads} threads");
@@ -638,15 +640,11 @@ fn sweeping_the_popularity_counters_changes_nothing() {
     let groups = popularity::same_text_groups(&cfg, sigs, &distinct, 2);
     let measure = |sweep_from: usize| {
         let mut stats = ClusterStats::default();
-        let p = Popularity::measure_sweeping_from(
-            &cfg,
-            sigs,
-            &distinct,
-            &groups,
-            &mut stats,
-            (2, usize::MAX),
+        let plan = popularity::PopularityPlan {
             sweep_from,
-        );
+            ..popularity::PopularityPlan::new(2, usize::MAX)
+        };
+        let p = Popularity::measure(&cfg, sigs, (&distinct, &groups), &mut stats, plan);
         (p, stats)
     };
     let (by_value, by_sweep) = (measure(usize::MAX), measure(0));
