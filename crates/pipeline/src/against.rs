@@ -87,7 +87,7 @@ pub fn match_against(
             let fp = clusterer
                 .fingerprint(d)
                 .context("a document without fingerprint")?;
-            if let Some(best) = search(index, fp, threshold, None)?.first() {
+            if let Some(best) = search(index, &fp, threshold, None)?.first() {
                 out.push((d, *best));
             }
         }

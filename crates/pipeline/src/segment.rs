@@ -232,12 +232,12 @@ fn write_new_segments(
         let metas: Vec<_> = (start..end)
             .map(|d| collected.catalog.doc(d as u32))
             .collect();
+        let fps = (start..end)
+            .map(|d| collected.clusterer.fingerprint(d as u32))
+            .collect::<Option<Vec<_>>>()
+            .context("a document without its fingerprint")?;
         let mut docs = Vec::with_capacity(end - start);
-        for (d, meta) in (start..end).zip(&metas) {
-            let fp = collected
-                .clusterer
-                .fingerprint(d as u32)
-                .context("a document without its fingerprint")?;
+        for (fp, meta) in fps.iter().zip(&metas) {
             docs.push(DocIn {
                 fp,
                 id: &meta.origin.id,

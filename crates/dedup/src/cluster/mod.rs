@@ -54,7 +54,7 @@ use crate::simhash::{hamming, masked_key, pair_masks};
 use candidates::{bucket_pairs, fewest_agreements, keyed, threads_within};
 use popularity::{same_text_groups, Popularity, PopularityPlan};
 use profiles::{Docs, ProfileSpill};
-use signatures::{SignatureSpill, Signatures};
+use signatures::{SignatureStore, Signatures};
 
 /// How a member joined its cluster.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -189,8 +189,9 @@ pub struct Clusterer {
     site_ids: HashMap<String, u32>,
     /// Word profiles spilled past their share of the budget ([`Clusterer::bound_memory`]).
     spill: Option<ProfileSpill>,
-    /// Signatures spilled once the profiles are all on disk ([`Clusterer::spill_signatures`]).
-    signatures: Option<SignatureSpill>,
+    /// Every document's signature, side by side, the oldest possibly on disk
+    /// ([`Clusterer::spill_signatures`]).
+    signatures: SignatureStore,
 }
 
 /// Exact groups: the head (first document) of each document's group, and the heads in order.
@@ -210,7 +211,7 @@ impl Clusterer {
             sites: Vec::new(),
             site_ids: HashMap::new(),
             spill: None,
-            signatures: None,
+            signatures: SignatureStore::new(cfg.minhash_perms, limits::DEDUP_SIGNATURE_SPILL_BLOCK),
         })
     }
 
@@ -222,7 +223,7 @@ impl Clusterer {
 
     /// Adds the next document's fingerprint with its site (a host name: pages of one site share
     /// template lines) and returns its index.
-    pub fn add_on_site(&mut self, fp: Fingerprint, site: &str) -> u32 {
+    pub fn add_on_site(&mut self, mut fp: Fingerprint, site: &str) -> u32 {
         let next = self.site_ids.len() as u32;
         let mut held = 0;
         let id = match self.site_ids.get(site) {
@@ -238,7 +239,7 @@ impl Clusterer {
         let capacity = (self.fps.capacity(), self.sites.capacity());
         self.sites.push(id);
         let doc = self.fps.len() as u32;
-        held += fp.minhash.len() + fp.minhash_wide.len();
+        held += self.signatures.push(&mut fp);
         let profile = fp.profile.memory_bytes();
         self.fps.push(fp);
         held += (self.fps.capacity() - capacity.0) * std::mem::size_of::<Fingerprint>()
@@ -325,7 +326,7 @@ impl Clusterer {
     /// clustering or a profile given after one is not to be trusted.
     pub fn spill_error(&self) -> Option<String> {
         let profiles = self.spill.as_ref().and_then(ProfileSpill::error);
-        profiles.or_else(|| self.signatures.as_ref().and_then(SignatureSpill::error))
+        profiles.or_else(|| self.signatures.error())
     }
 
     /// Moves the MinHash signatures (and wide bytes) of the oldest documents still holding theirs
@@ -339,21 +340,14 @@ impl Clusterer {
         let Some(spill) = self.spill.as_mut() else {
             return Ok(0);
         };
-        let signatures = self.signatures.get_or_insert_with(|| {
-            SignatureSpill::new(
-                spill.dir(),
-                self.cfg.minhash_perms,
-                limits::DEDUP_SIGNATURE_SPILL_BLOCK,
-            )
-        });
-        let freed = signatures.spill(&mut self.fps, bytes)?;
+        let freed = self.signatures.spill(spill.dir(), bytes)?;
         spill.release_beside(freed);
         Ok(freed)
     }
 
     /// Documents whose signatures were spilled to disk ([`spill_signatures`](Self::spill_signatures)).
     pub fn spilled_signatures(&self) -> usize {
-        self.signatures.as_ref().map_or(0, SignatureSpill::spilled)
+        self.signatures.spilled()
     }
 
     /// Working memory of the next clustering step: the budget, less what is held when it shares
@@ -394,14 +388,11 @@ impl Clusterer {
     /// Memory held per document by the search index: fingerprints and their signatures (bytes,
     /// mean), without the word profiles.
     pub fn index_bytes_per_document(&self) -> f64 {
-        // Spilled signatures count as they were in memory: the figure is the index's, not where
-        // this run kept it.
-        let spilled = self
-            .signatures
-            .as_ref()
-            .map_or(0, SignatureSpill::spilled_bytes);
+        // Signatures count as they were given: the figure is the index's, not how this run
+        // keeps them.
+        let signatures = self.signatures.given_bytes();
         let n = self.fps.len().max(1) as f64;
-        self.mean_bytes(Fingerprint::memory_bytes) + spilled as f64 / n
+        self.mean_bytes(Fingerprint::memory_bytes) + signatures as f64 / n
     }
 
     /// Memory held per document by the word profiles verification compares (bytes, mean).
@@ -425,7 +416,7 @@ impl Clusterer {
 
     /// Every document's signature, wherever it is kept.
     fn sigs(&self) -> Signatures<'_> {
-        Signatures::new(&self.fps, self.signatures.as_ref(), self.cfg.minhash_perms)
+        Signatures::new(&self.signatures)
     }
 
     fn has_signature(&self, d: usize) -> bool {
@@ -456,13 +447,14 @@ impl Clusterer {
         Some(self.docs().profile(doc))
     }
 
-    /// The fingerprint of document `doc`, as added; `None` when its word profile or signature
-    /// was spilled (a run that needs whole fingerprints afterwards, writing an index or searching
-    /// one, does not spill).
-    pub fn fingerprint(&self, doc: u32) -> Option<&Fingerprint> {
-        let spilled = self.spill.as_ref().is_some_and(|s| s.holds(doc))
-            || self.signatures.as_ref().is_some_and(|s| s.holds(doc));
-        self.fps.get(doc as usize).filter(|_| !spilled)
+    /// The fingerprint of document `doc`, as added; `None` when its word profile was spilled
+    /// (a run that needs whole fingerprints afterwards, writing an index or searching one, does
+    /// not spill).
+    pub fn fingerprint(&self, doc: u32) -> Option<Fingerprint> {
+        let spilled = self.spill.as_ref().is_some_and(|s| s.holds(doc));
+        let mut fp = self.fps.get(doc as usize).filter(|_| !spilled)?.clone();
+        (fp.minhash, fp.minhash_wide) = self.signatures.given(doc);
+        Some(fp)
     }
 
     /// As [`finish_on`](Self::finish_on), keeping the fingerprints (for [`profile`](Self::profile)).

@@ -1,26 +1,27 @@
-//! Where the MinHash signatures of a clustering are kept: inside each [`Fingerprint`] while the
-//! fingerprints fit the resident budget; past it (every word profile and the oldest records of the
-//! catalog already on disk) the signatures of the oldest documents still holding theirs move to
-//! two unnamed temporary files, a block of documents at a time, in document order:
+//! Where the MinHash signatures of a clustering are kept: not in each [`Fingerprint`] (a box of
+//! its own, scattered over the heap among the profiles and texts of its time) but side by side in
+//! chunks of `block` documents, each document's rows contiguous at `j * perms` of its chunk, its
+//! wide bytes likewise in a chunk of their own. The band keys of every document are then strided
+//! reads of a few chunks, not a pointer chase a document, and a document costs its bytes and one
+//! more (what it had: a whole signature, whole wide bytes).
+//!
+//! Past the resident budget (every word profile and the oldest records of the catalog already on
+//! disk) the oldest chunks move to two unnamed temporary files, in document order:
 //!
 //! - *by document*: each document's signature bytes at `doc * perms`, read back with one
 //!   positioned read (`pread`) where a candidate pair's rows are compared;
-//! - *by row*: each block's rows transposed (for each row, its documents' signature bytes, then
+//! - *by row*: each chunk's rows transposed (for each row, its documents' signature bytes, then
 //!   their wide bytes), so that one LSH band, or the rows popularity counts, of every document is
-//!   one read a block, not one a document.
+//!   one read a chunk, not one a document.
 //!
-//! A spilled document keeps one byte in memory: whether it had a whole signature and whole wide
-//! bytes (only those are ever read: documents with neither are never heads). Without the boxes
-//! and their allocations, a document's fingerprint takes some 64 bytes instead of 448, so the
-//! budget holds for many millions of documents. A read that fails (the disk, not the input) gives
-//! zeros and is remembered: the run fails rather than write clusters judged on missing rows.
-//!
-//! [`Signatures`] is the clustering steps' view of every document's signature, wherever it is.
+//! A read that fails (the disk, not the input) gives zeros and is remembered: the run fails rather
+//! than write clusters judged on missing rows. [`Signatures`] is the clustering steps' view.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 
 use crate::fingerprint::Fingerprint;
@@ -29,112 +30,185 @@ use crate::fingerprint::Fingerprint;
 const WHOLE_SIGNATURE: u8 = 1;
 /// The document had whole wide bytes (`perms` bytes).
 const WHOLE_WIDE: u8 = 2;
+/// The document's signature or wide bytes were of another length (not from this program's
+/// fingerprinter): kept aside as given, never read by clustering.
+const OTHER: u8 = 4;
 
-/// The signatures moved to disk, oldest documents first.
+/// A document's signature and wide bytes as given.
+type Given = (Box<[u8]>, Box<[u8]>);
+
+/// Every document's signature and wide bytes, in chunks, the oldest chunks possibly on disk.
 #[derive(Debug)]
-pub(crate) struct SignatureSpill {
-    dir: PathBuf,
+pub(crate) struct SignatureStore {
     perms: usize,
-    /// Documents a block (the unit of moving and of reading rows back).
+    /// Documents a chunk.
     block: usize,
-    /// Per spilled document, what it had ([`WHOLE_SIGNATURE`], [`WHOLE_WIDE`]): the spilled
-    /// documents are the first `kinds.len()`.
+    /// Per document, what it had ([`WHOLE_SIGNATURE`], [`WHOLE_WIDE`], [`OTHER`]).
     kinds: Vec<u8>,
-    /// Bytes the spilled signatures and wide bytes took in memory, for the index size reported.
-    spilled_bytes: usize,
-    /// The file by document and the file by row.
+    /// Per chunk, its documents' signatures (`block * perms` bytes), `None` once on disk.
+    sigs: Vec<Option<Box<[u8]>>>,
+    /// Per chunk, its documents' wide bytes, made when one of them has some.
+    wides: Vec<Option<Box<[u8]>>>,
+    /// Chunks on disk: the first `spilled`.
+    spilled: usize,
+    /// Signatures and wide bytes of other lengths, as given.
+    other: HashMap<u32, Given>,
+    /// Bytes of every signature and wide bytes as given (the index size reported).
+    given_bytes: usize,
+    /// The file by document and the file by row, and their folder.
     files: Option<(File, File)>,
     error: Mutex<Option<String>>,
 }
 
-impl SignatureSpill {
-    /// Spills signatures of `perms` rows into `dir`, `block` documents at a time.
-    pub(crate) fn new(dir: &Path, perms: usize, block: usize) -> Self {
+impl SignatureStore {
+    /// A store for signatures of `perms` rows, `block` documents a chunk.
+    pub(crate) fn new(perms: usize, block: usize) -> Self {
         Self {
-            dir: dir.to_path_buf(),
             perms,
             block: block.max(1),
             kinds: Vec::new(),
-            spilled_bytes: 0,
+            sigs: Vec::new(),
+            wides: Vec::new(),
+            spilled: 0,
+            other: HashMap::new(),
+            given_bytes: 0,
             files: None,
             error: Mutex::new(None),
         }
     }
 
-    /// Documents whose signatures are on disk.
-    pub(crate) fn spilled(&self) -> usize {
+    /// Documents.
+    pub(crate) fn len(&self) -> usize {
         self.kinds.len()
     }
 
-    /// Bytes the spilled signatures took in memory.
-    pub(crate) fn spilled_bytes(&self) -> usize {
-        self.spilled_bytes
+    /// Documents whose signatures are on disk.
+    pub(crate) fn spilled(&self) -> usize {
+        (self.spilled * self.block).min(self.kinds.len())
     }
 
-    /// Whether the signature of `doc` is on disk.
-    pub(crate) fn holds(&self, doc: u32) -> bool {
-        (doc as usize) < self.kinds.len()
+    /// Bytes of every signature and wide bytes as given.
+    pub(crate) fn given_bytes(&self) -> usize {
+        self.given_bytes
     }
 
-    /// Moves the signatures of the oldest documents still holding theirs to disk, a whole block
-    /// at a time, until `bytes` are freed or fewer than a block of documents hold theirs.
-    /// Returns the bytes freed, less the byte each spilled document keeps.
-    pub(crate) fn spill(
-        &mut self,
-        fps: &mut [Fingerprint],
-        bytes: usize,
-    ) -> std::io::Result<usize> {
+    /// Takes the signature and wide bytes out of the next document's fingerprint. Returns the
+    /// bytes this allocated (a new chunk, the map of other lengths).
+    pub(crate) fn push(&mut self, fp: &mut Fingerprint) -> usize {
+        let (p, b) = (self.perms, self.block);
+        let d = self.kinds.len();
+        let (k, j) = (d / b, d % b);
+        let sig = std::mem::take(&mut fp.minhash);
+        let wide = std::mem::take(&mut fp.minhash_wide);
+        self.given_bytes += sig.len() + wide.len();
+        let mut made = 0;
+        if j == 0 {
+            self.sigs.push(None);
+            self.wides.push(None);
+        }
+        let mut kind = 0;
+        let mut put = |chunks: &mut Vec<Option<Box<[u8]>>>, bytes: &[u8]| {
+            let chunk = chunks[k].get_or_insert_with(|| {
+                made += b * p;
+                vec![0u8; b * p].into_boxed_slice()
+            });
+            chunk[j * p..(j + 1) * p].copy_from_slice(bytes);
+        };
+        if sig.len() == p {
+            kind |= WHOLE_SIGNATURE;
+            put(&mut self.sigs, &sig);
+        }
+        if wide.len() == p {
+            kind |= WHOLE_WIDE;
+            put(&mut self.wides, &wide);
+        }
+        let odd = |v: &[u8]| !v.is_empty() && v.len() != p;
+        if odd(&sig) || odd(&wide) {
+            kind |= OTHER;
+            made += sig.len() + wide.len() + 64;
+            self.other.insert(d as u32, (sig, wide));
+        }
+        self.kinds.push(kind);
+        made + 1
+    }
+
+    /// The signature and wide bytes of `doc` as given (for a whole fingerprint).
+    pub(crate) fn given(&self, doc: u32) -> Given {
+        let kind = self.kind(doc);
+        if kind & OTHER != 0 {
+            if let Some(v) = self.other.get(&doc) {
+                return v.clone();
+            }
+        }
+        let view = Signatures::new(self);
+        let sig = if kind & WHOLE_SIGNATURE != 0 {
+            view.sig(doc).into_owned().into_boxed_slice()
+        } else {
+            Box::default()
+        };
+        let wide = if kind & WHOLE_WIDE != 0 {
+            let mut w = vec![0u8; self.perms];
+            view.rows(&[doc], 0, self.perms, |_, _, r| {
+                if let Some(r) = r {
+                    w.copy_from_slice(r);
+                }
+            });
+            w.into_boxed_slice()
+        } else {
+            Box::default()
+        };
+        (sig, wide)
+    }
+
+    /// Moves the oldest chunks still in memory (never the one being filled) to disk, in `dir`,
+    /// until `bytes` are freed or none is left to move. Returns the bytes freed.
+    pub(crate) fn spill(&mut self, dir: &Path, bytes: usize) -> std::io::Result<usize> {
         let mut freed = 0;
-        while freed < bytes && self.kinds.len() + self.block <= fps.len() {
-            freed += self.spill_block(fps)?;
+        let full = self.kinds.len() / self.block;
+        while freed < bytes && self.spilled < full {
+            freed += self.spill_chunk(dir)?;
         }
         Ok(freed)
     }
 
-    fn spill_block(&mut self, fps: &mut [Fingerprint]) -> std::io::Result<usize> {
+    fn spill_chunk(&mut self, dir: &Path) -> std::io::Result<usize> {
         if self.files.is_none() {
             let make = || {
-                tempfile::tempfile_in(&self.dir).map_err(|e| {
+                tempfile::tempfile_in(dir).map_err(|e| {
                     std::io::Error::new(
                         e.kind(),
-                        format!("signature spill file in {}: {e}", self.dir.display()),
+                        format!("signature spill file in {}: {e}", dir.display()),
                     )
                 })
             };
             self.files = Some((make()?, make()?));
         }
-        let (p, b) = (self.perms, self.block);
-        let first = self.kinds.len();
-        let mut by_doc = vec![0u8; b * p];
+        let (p, b, k) = (self.perms, self.block, self.spilled);
+        let sig = self.sigs[k].take();
+        let wide = self.wides[k].take();
         let mut by_row = vec![0u8; b * 2 * p];
-        let mut freed = 0;
-        for (j, fp) in fps[first..first + b].iter_mut().enumerate() {
-            let sig = std::mem::take(&mut fp.minhash);
-            let wide = std::mem::take(&mut fp.minhash_wide);
-            freed += sig.len() + wide.len();
-            let mut kind = 0;
-            if sig.len() == p {
-                kind |= WHOLE_SIGNATURE;
-                by_doc[j * p..(j + 1) * p].copy_from_slice(&sig);
-                for (r, &v) in sig.iter().enumerate() {
-                    by_row[r * 2 * b + j] = v;
+        for (chunk, half) in [(&sig, 0), (&wide, b)] {
+            if let Some(chunk) = chunk {
+                for (j, rows) in chunk.chunks_exact(p).enumerate() {
+                    for (r, &v) in rows.iter().enumerate() {
+                        by_row[r * 2 * b + half + j] = v;
+                    }
                 }
             }
-            if wide.len() == p {
-                kind |= WHOLE_WIDE;
-                for (r, &v) in wide.iter().enumerate() {
-                    by_row[r * 2 * b + b + j] = v;
-                }
-            }
-            self.kinds.push(kind);
         }
-        self.spilled_bytes += freed;
+        let by_doc = sig
+            .as_deref()
+            .map_or_else(|| vec![0u8; b * p], <[u8]>::to_vec);
+        self.spilled += 1;
         let Some((docs_file, rows_file)) = self.files.as_ref() else {
             unreachable!("the files were just made");
         };
-        docs_file.write_all_at(&by_doc, (first * p) as u64)?;
-        rows_file.write_all_at(&by_row, (first * 2 * p) as u64)?;
-        Ok(freed.saturating_sub(b))
+        docs_file.write_all_at(&by_doc, (k * b * p) as u64)?;
+        rows_file.write_all_at(&by_row, (k * b * 2 * p) as u64)?;
+        Ok([&sig, &wide]
+            .iter()
+            .map(|c| c.as_ref().map_or(0, |c| c.len()))
+            .sum())
     }
 
     fn kind(&self, doc: u32) -> u8 {
@@ -151,10 +225,7 @@ impl SignatureSpill {
         if let Err(e) = file.read_exact_at(buf, at as u64) {
             buf.fill(0);
             let mut err = self.error.lock().unwrap_or_else(|p| p.into_inner());
-            err.get_or_insert(format!(
-                "reading back signatures from a temporary file in {}: {e}",
-                self.dir.display()
-            ));
+            err.get_or_insert(format!("reading back spilled signatures: {e}"));
         }
     }
 
@@ -167,64 +238,56 @@ impl SignatureSpill {
 /// Every document's signature, as the clustering steps see it.
 #[derive(Clone, Copy)]
 pub(crate) struct Signatures<'a> {
-    fps: &'a [Fingerprint],
-    spill: Option<&'a SignatureSpill>,
-    perms: usize,
+    store: &'a SignatureStore,
 }
 
 impl<'a> Signatures<'a> {
-    /// The view of `fps` (signatures of `perms` rows) whose oldest signatures are in `spill`.
-    pub(crate) fn new(
-        fps: &'a [Fingerprint],
-        spill: Option<&'a SignatureSpill>,
-        perms: usize,
-    ) -> Self {
-        Self { fps, spill, perms }
+    /// The view of `store`.
+    pub(crate) fn new(store: &'a SignatureStore) -> Self {
+        Self { store }
     }
 
     /// Documents.
     pub(crate) fn len(&self) -> usize {
-        self.fps.len()
-    }
-
-    fn spilled_kind(&self, d: u32) -> Option<u8> {
-        self.spill.filter(|s| s.holds(d)).map(|s| s.kind(d))
+        self.store.len()
     }
 
     /// Whether document `d` has a whole signature.
     pub(crate) fn has(&self, d: u32) -> bool {
-        match self.spilled_kind(d) {
-            Some(kind) => kind & WHOLE_SIGNATURE != 0,
-            None => self.fps[d as usize].minhash.len() == self.perms,
-        }
+        self.store.kind(d) & WHOLE_SIGNATURE != 0
     }
 
     /// Whether document `d` has whole wide bytes.
     pub(crate) fn has_wide(&self, d: u32) -> bool {
-        match self.spilled_kind(d) {
-            Some(kind) => kind & WHOLE_WIDE != 0,
-            None => self.fps[d as usize].minhash_wide.len() == self.perms,
-        }
+        self.store.kind(d) & WHOLE_WIDE != 0
+    }
+
+    /// Where the rows of `d` are in its chunk of `chunks`, when the chunk is in memory.
+    fn in_memory(&self, chunks: &'a [Option<Box<[u8]>>], d: u32) -> Option<&'a [u8]> {
+        let (p, b) = (self.store.perms, self.store.block);
+        let (k, j) = (d as usize / b, d as usize % b);
+        chunks.get(k)?.as_deref()?.get(j * p..(j + 1) * p)
     }
 
     /// The signature of document `d` (read back when it was spilled; empty when it has no whole
     /// signature).
     pub(crate) fn sig(&self, d: u32) -> Cow<'a, [u8]> {
-        match (self.spill, self.spilled_kind(d)) {
-            (Some(s), Some(kind)) if kind & WHOLE_SIGNATURE != 0 => {
-                let mut buf = vec![0u8; self.perms];
-                s.read(false, &mut buf, d as usize * self.perms);
-                Cow::Owned(buf)
-            }
-            (_, Some(_)) => Cow::Borrowed(&[]),
-            (_, None) => Cow::Borrowed(&self.fps[d as usize].minhash),
+        if !self.has(d) {
+            return Cow::Borrowed(&[]);
         }
+        if let Some(rows) = self.in_memory(&self.store.sigs, d) {
+            return Cow::Borrowed(rows);
+        }
+        let p = self.store.perms;
+        let mut buf = vec![0u8; p];
+        self.store.read(false, &mut buf, d as usize * p);
+        Cow::Owned(buf)
     }
 
     /// Calls `f(i, signature rows, wide rows)` for each document `docs[i]`, in turn, with its
     /// rows `first..first + n`: `None` where it has no whole signature (or no whole wide bytes),
-    /// or the rows pass the signature's end. Spilled rows are read a block at a time: `docs` in
-    /// ascending order read each block once.
+    /// or the rows pass the signature's end. Spilled rows are read a chunk at a time: `docs` in
+    /// ascending order read each chunk once.
     pub(crate) fn rows(
         &self,
         docs: &[u32],
@@ -232,39 +295,40 @@ impl<'a> Signatures<'a> {
         n: usize,
         mut f: impl FnMut(usize, Option<&[u8]>, Option<&[u8]>),
     ) {
-        let fits = first + n <= self.perms;
-        let whole = |b: &'a [u8]| (fits && b.len() == self.perms).then(|| &b[first..first + n]);
+        let s = self.store;
+        let (p, b) = (s.perms, s.block);
+        let fits = first + n <= p;
         let (mut sig, mut wide) = (vec![0u8; n], vec![0u8; n]);
-        let mut block: Option<(usize, Vec<u8>)> = None;
+        let mut chunk: Option<(usize, Vec<u8>)> = None;
         for (i, &d) in docs.iter().enumerate() {
-            let (Some(s), Some(kind)) = (self.spill, self.spilled_kind(d)) else {
-                let fp = &self.fps[d as usize];
-                f(i, whole(&fp.minhash), whole(&fp.minhash_wide));
-                continue;
-            };
-            if !fits {
+            let (has, has_wide) = (self.has(d), self.has_wide(d));
+            if !fits || !(has || has_wide) {
                 f(i, None, None);
                 continue;
             }
-            let b = s.block;
             let (k, j) = (d as usize / b, d as usize % b);
-            let buf = match &mut block {
+            if k >= s.spilled {
+                let part = |c| self.in_memory(c, d).map(|r| &r[first..first + n]);
+                f(
+                    i,
+                    part(&s.sigs).filter(|_| has),
+                    part(&s.wides).filter(|_| has_wide),
+                );
+                continue;
+            }
+            let buf = match &mut chunk {
                 Some((at, buf)) if *at == k => buf,
                 _ => {
                     let mut buf = vec![0u8; n * 2 * b];
-                    s.read(true, &mut buf, k * b * 2 * self.perms + first * 2 * b);
-                    &mut block.insert((k, buf)).1
+                    s.read(true, &mut buf, k * b * 2 * p + first * 2 * b);
+                    &mut chunk.insert((k, buf)).1
                 }
             };
             for t in 0..n {
                 sig[t] = buf[t * 2 * b + j];
                 wide[t] = buf[t * 2 * b + b + j];
             }
-            f(
-                i,
-                (kind & WHOLE_SIGNATURE != 0).then_some(&sig[..]),
-                (kind & WHOLE_WIDE != 0).then_some(&wide[..]),
-            );
+            f(i, has.then_some(&sig[..]), has_wide.then_some(&wide[..]));
         }
     }
 }
@@ -275,7 +339,7 @@ mod tests {
     use crate::fingerprint::{DedupConfig, Fingerprinter};
 
     #[test]
-    fn spilled_signatures_read_back_as_they_were() {
+    fn signatures_read_back_as_given_in_memory_and_spilled() {
         let cfg = DedupConfig::default();
         let p = cfg.minhash_perms;
         let mut f = Fingerprinter::new(&cfg).wide_keys(true);
@@ -284,27 +348,40 @@ mod tests {
             .collect();
         fps[4].minhash_wide = Box::default(); // no wide bytes
         fps[9] = f.fingerprint(""); // no signature at all
-        let whole = fps.clone();
+        fps[12].minhash = vec![1, 2, 3].into_boxed_slice(); // not this program's
+        let given = fps.clone();
         let dir = tempfile::tempdir().unwrap();
-        let mut spill = SignatureSpill::new(dir.path(), p, 5);
-        let freed = spill.spill(&mut fps, usize::MAX).unwrap();
-        assert_eq!(spill.spilled(), 20, "whole blocks only");
-        let bytes: usize = whole[..20]
+        let (mut kept, mut spilled) = (SignatureStore::new(p, 5), SignatureStore::new(p, 5));
+        for fp in &fps {
+            kept.push(&mut fp.clone());
+            spilled.push(&mut fp.clone());
+        }
+        let chunk = 5 * p;
+        let freed = spilled.spill(dir.path(), usize::MAX).unwrap();
+        assert_eq!(spilled.spilled(), 20, "whole chunks only");
+        assert_eq!(
+            freed,
+            4 * 2 * chunk,
+            "four chunks of signatures and wide bytes"
+        );
+        let bytes: usize = given
             .iter()
             .map(|fp| fp.minhash.len() + fp.minhash_wide.len())
             .sum();
-        assert_eq!((freed, spill.spilled_bytes()), (bytes - 20, bytes));
-        assert!(fps[..20].iter().all(|fp| fp.minhash.is_empty()));
-        let (old, new) = (
-            Signatures::new(&whole, None, p),
-            Signatures::new(&fps, Some(&spill), p),
-        );
-        let docs: Vec<u32> = (0..23).collect();
-        for d in 0..23 {
+        assert_eq!((kept.given_bytes(), spilled.given_bytes()), (bytes, bytes));
+        let (old, new) = (Signatures::new(&kept), Signatures::new(&spilled));
+        for d in 0..23u32 {
+            let fp = &given[d as usize];
+            let whole = fp.minhash.len() == p;
+            assert_eq!(old.has(d), whole);
+            assert_eq!(old.has_wide(d), fp.minhash_wide.len() == p);
+            assert_eq!(&*old.sig(d), if whole { &fp.minhash[..] } else { &[] });
             assert_eq!(old.sig(d), new.sig(d), "{d}");
             assert_eq!((old.has(d), old.has_wide(d)), (new.has(d), new.has_wide(d)));
+            let as_given = (fp.minhash.clone(), fp.minhash_wide.clone());
+            assert_eq!(kept.given(d), as_given, "{d}");
+            assert_eq!(spilled.given(d), as_given, "{d}");
         }
-        assert!(!new.has(9) && !new.has_wide(4) && new.has(4));
         let rows = |s: Signatures, docs: &[u32], first, n| {
             let mut out = Vec::new();
             s.rows(docs, first, n, |i, a, b| {
@@ -312,15 +389,27 @@ mod tests {
             });
             out
         };
+        let docs: Vec<u32> = (0..23).collect();
         let mut unordered = docs.clone();
         unordered.reverse();
         for (first, n) in [(0, 2), (7, 3), (p - 4, 4), (p - 1, 2)] {
-            assert_eq!(rows(old, &docs, first, n), rows(new, &docs, first, n));
+            let expected: Vec<_> = docs
+                .iter()
+                .map(|&d| {
+                    let fp = &given[d as usize];
+                    let part = |v: &[u8]| {
+                        (v.len() == p && first + n <= p).then(|| v[first..first + n].to_vec())
+                    };
+                    (d as usize, part(&fp.minhash), part(&fp.minhash_wide))
+                })
+                .collect();
+            assert_eq!(rows(old, &docs, first, n), expected);
+            assert_eq!(rows(new, &docs, first, n), expected);
             assert_eq!(
                 rows(old, &unordered, first, n),
                 rows(new, &unordered, first, n)
             );
         }
-        assert!(spill.error().is_none());
+        assert!(spilled.error().is_none());
     }
 }

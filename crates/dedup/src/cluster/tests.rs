@@ -566,6 +566,8 @@ fn spilled_word_profiles_and_signatures_cluster_the_same(wide: bool) {
     let mut whole = Clusterer::new(&cfg).unwrap();
     let mut spilled = Clusterer::new(&cfg).unwrap();
     spilled.spill = Some(ProfileSpill::new(dir.path(), 0));
+    spilled.signatures = SignatureStore::new(cfg.minhash_perms, 8);
+    let mut given = Vec::new();
     for (i, t) in texts.iter().enumerate() {
         let site = match i {
             _ if i >= texts.len() - 6 => "c.example",
@@ -574,11 +576,11 @@ fn spilled_word_profiles_and_signatures_cluster_the_same(wide: bool) {
         };
         let fp = f.fingerprint(t);
         whole.add_on_site(fp.clone(), site);
-        spilled.add_on_site(fp, site);
+        spilled.add_on_site(fp.clone(), site);
+        given.push(fp);
     }
     assert_eq!(spilled.spilled_documents(), texts.len());
-    // Signatures too, in blocks of 8 documents: all but the last few go to disk.
-    spilled.signatures = Some(SignatureSpill::new(dir.path(), cfg.minhash_perms, 8));
+    // Signatures too, in chunks of 8 documents: all but the last few go to disk.
     spilled.spill_signatures(usize::MAX).unwrap();
     assert_eq!(spilled.spilled_signatures(), texts.len() / 8 * 8);
     assert!(spilled.spilled_signatures() < texts.len());
@@ -600,6 +602,7 @@ fn spilled_word_profiles_and_signatures_cluster_the_same(wide: bool) {
     for d in 0..texts.len() as u32 {
         assert_eq!(spilled.profile(d), whole.profile(d));
         assert!(spilled.fingerprint(d).is_none());
+        assert_eq!(whole.fingerprint(d).as_ref(), Some(&given[d as usize]));
     }
     assert_eq!(
         spilled.profile_bytes_per_document(),
@@ -636,7 +639,11 @@ fn sweeping_the_popularity_counters_changes_nothing() {
     texts.extend(stubs);
     let fps: Vec<Fingerprint> = texts.iter().map(|t| f.fingerprint(t)).collect();
     let distinct: Vec<u32> = (0..fps.len() as u32).collect();
-    let sigs = Signatures::new(&fps, None, cfg.minhash_perms);
+    let mut store = SignatureStore::new(cfg.minhash_perms, 16);
+    for fp in &fps {
+        store.push(&mut fp.clone());
+    }
+    let sigs = Signatures::new(&store);
     let groups = popularity::same_text_groups(&cfg, sigs, &distinct, 2);
     let measure = |sweep_from: usize| {
         let mut stats = ClusterStats::default();
