@@ -6,6 +6,8 @@
 # corpora's manifests hold, the documents dedup judged, wall times, peak memory, the ratio, time
 # per document and dedup's stage times. Never a pass/fail: speed is reported, not asserted.
 # The million-document figures of the README came from this script.
+# DEDUP_ARGS=... (environment) adds options to dedup (e.g. "--memory 1G"); CRAWLSIFT=PATH times
+# another build of crawlsift (an older commit's, side by side) instead of this tree's.
 #
 # usage: scripts/bench_corpora.sh SHARED SCRATCH CORPUS_DIR...
 #   SHARED  the shared evaluation folder (read-only; the peer's source)
@@ -27,17 +29,18 @@ for d in "$@"; do
   pages=$((pages + $(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['docs'])" "$d/manifest.json")))
 done
 cargo build --release --quiet
-ours=${CARGO_TARGET_DIR:-target}/release/crawlsift
+ours=${CRAWLSIFT:-${CARGO_TARGET_DIR:-target}/release/crawlsift}
+read -r -a extra <<<"${DEDUP_ARGS:-}"
 (cd "$shared/tools/peer-fastwarc" && CARGO_TARGET_DIR="$scratch/peer-target" cargo build --release --quiet)
 peer=$scratch/peer-target/release/peer-fastwarc
-echo "corpora: $*"
+echo "corpora: $*; dedup: $ours ${extra[*]}"
 echo "pages (manifests): $pages; archives: ${#files[@]}; bytes: $(du -cbL "${files[@]}" | tail -1 | cut -f1)"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 cat "${files[@]}" >/dev/null
 /usr/bin/time -f "%e %M" -o "$scratch/peer.time" "$peer" "${files[@]}" >/dev/null
 cat "${files[@]}" >/dev/null
 status=0
-/usr/bin/time -f "%e %M" -o "$scratch/dedup.time" "$ours" dedup "${files[@]}" --out "$scratch/out" --force --quiet >/dev/null || status=$?
+/usr/bin/time -f "%e %M" -o "$scratch/dedup.time" "$ours" dedup "${extra[@]}" "${files[@]}" --out "$scratch/out" --force --quiet >/dev/null || status=$?
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$scratch" "$status" <<'PY'
 import json, sys

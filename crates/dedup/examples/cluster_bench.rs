@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release -p crawlsift-dedup --example cluster_bench -- DOCS [--threads N]
-//!     [--copies SHARE] [--words W] [--memory BYTES]
+//!     [--copies SHARE] [--words W] [--memory BYTES [--spill DIR]]
 //! ```
 //!
 //! An example of the dedup crate rather than a `crawlsift` subcommand: it exercises the clustering
@@ -15,7 +15,9 @@
 //! 0.9, planted near-duplicates). `min_words` is lowered to 30 so these short texts are judged.
 //! Fingerprints keep their wide bytes (32-bit band keys), as `dedup` does from
 //! `limits::DEDUP_WIDE_KEYS_FROM_BYTES` of input. Peak memory is the process's (VmHWM), fingerprints included; the resident size before
-//! clustering is printed beside it.
+//! clustering is printed beside it. With `--spill DIR` the budget covers the fingerprints as in
+//! `dedup --memory`: past half of it, word profiles, then signatures, go to files in `DIR` (as
+//! `dedup` moves them once its catalog is on disk too), and the counts spilled are printed.
 
 use std::time::Instant;
 
@@ -74,6 +76,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let (mut copies, mut words) = (0.1f64, 40usize);
     let mut memory: Option<usize> = None;
+    let mut spill: Option<std::path::PathBuf> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = || it.next().cloned().ok_or(format!("{a} needs a value"));
@@ -82,11 +85,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--copies" => copies = val()?.parse()?,
             "--words" => words = val()?.parse()?,
             "--memory" => memory = Some(val()?.parse()?),
+            "--spill" => spill = Some(val()?.into()),
             _ => docs = Some(a.parse()?),
         }
     }
     let n = docs.ok_or(
-        "usage: cluster_bench DOCS [--threads N] [--copies SHARE] [--words W] [--memory BYTES]",
+        "usage: cluster_bench DOCS [--threads N] [--copies SHARE] [--words W] [--memory BYTES [--spill DIR]]",
     )?;
     let cfg = DedupConfig {
         min_words: 30.min(words),
@@ -99,7 +103,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut planted: Vec<(u32, u32)> = Vec::new();
     let mut clusterer = Clusterer::new(&cfg)?;
     if let Some(bytes) = memory {
-        clusterer.bound_memory(bytes, None);
+        clusterer.bound_memory(bytes, spill.as_deref());
     }
     // Fingerprinted in blocks on the threads, added in document order.
     const BLOCK: u64 = 100_000;
@@ -127,6 +131,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         });
         for (fp, of) in parts.into_iter().flatten() {
             let d = clusterer.add(fp);
+            let over = clusterer.excess_bytes();
+            if over > 0 {
+                clusterer.spill_signatures(over)?;
+            }
             if let Some(of) = of {
                 planted.push((of as u32, d));
             }
@@ -135,6 +143,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let t_fp = t0.elapsed().as_secs_f64();
     let rss_before = vm("VmRSS:");
+    let spilled = (
+        clusterer.spilled_documents(),
+        clusterer.spilled_signatures(),
+    );
 
     let t1 = Instant::now();
     let result = clusterer.finish_on(threads);
@@ -149,7 +161,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "{{\"docs\":{n},\"threads\":{threads},\"fingerprint_s\":{t_fp:.2},\"cluster_s\":{t_cl:.2},\
          \"cluster_us_per_doc\":{:.3},\"minhash_checks\":{},\"simhash_checks\":{},\
          \"skipped\":{},\"verified_pairs\":{},\"planted\":{},\"recall\":{:.5},\
-         \"clusters\":{},\"rss_before_cluster_mib\":{},\"peak_mib\":{}}}",
+         \"clusters\":{},\"rss_before_cluster_mib\":{},\"peak_mib\":{},\
+         \"spilled_profiles\":{},\"spilled_signatures\":{}}}",
         t_cl * 1e6 / n as f64,
         s.minhash_candidate_checks,
         s.simhash_candidate_checks,
@@ -160,6 +173,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         s.clusters,
         rss_before / 1024,
         vm("VmHWM:") / 1024,
+        spilled.0,
+        spilled.1,
     );
     Ok(())
 }
