@@ -62,9 +62,10 @@ fn spilling_profiles_records_and_signatures_changes_no_output_byte() {
     let shared = needs_shared();
     let dir = tempfile::tempdir().unwrap();
     let corpus = dir.path().join("corpus");
-    // 30,000 pages hold some 90 MB of word profiles, their catalog some 8 MB and their
-    // fingerprints some 9 MB: each more than half of the smallest budget, so every profile, the
-    // catalog and part of the signatures spill.
+    // 30,000 pages hold some 90 MB of word profiles and their catalog some 8 MB, each more than
+    // half of the smallest budget; what stays of their fingerprints (some 250 bytes a document
+    // with the signatures) passes that half too, if barely: every profile, the catalog and a
+    // chunk or more of the signatures spill.
     let args = [
         "--docs", "30000", "--seed", "3", "--format", "warc-gz", "--files", "3",
     ];

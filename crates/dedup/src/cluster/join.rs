@@ -5,8 +5,8 @@
 
 use super::profiles::Docs;
 use super::template::{bag_bytes, judge_pairs, SiteTemplates};
-use super::{Cluster, ClusterStats, MatchKind, Member};
-use crate::fingerprint::{DedupConfig, Fingerprint};
+use super::{Cluster, ClusterStats, DocPrint, MatchKind, Member};
+use crate::fingerprint::DedupConfig;
 use crate::profile::word_share;
 
 /// The outcome of joining: each head's representative (itself when it is one) and its share of
@@ -77,7 +77,7 @@ pub(super) fn join(
 /// The clusters: each representative with its exact copies, the heads joined to it and their
 /// exact copies; clusters of one document, and the groups `left_out[head]`, are dropped.
 pub(super) fn gather(
-    fps: &[Fingerprint],
+    fps: &[DocPrint],
     head_of: &[u32],
     joined: &Joined,
     left_out: &[bool],

@@ -39,7 +39,7 @@ mod union_find;
 
 use std::borrow::Cow;
 use std::collections::hash_map::Entry;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -178,13 +178,36 @@ impl Clustering {
     }
 }
 
+/// What clustering keeps of a document's fingerprint beside its signature and word profile (32
+/// bytes: a [`Fingerprint`] is 96 with its boxes).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct DocPrint {
+    exact: u128,
+    simhash: u64,
+    words: u32,
+    adler32: u32,
+}
+
+impl DocPrint {
+    fn of(fp: &Fingerprint) -> Self {
+        Self {
+            exact: fp.exact,
+            simhash: fp.simhash,
+            words: fp.words,
+            adler32: fp.adler32,
+        }
+    }
+}
+
 /// Collects fingerprints (in document order, each with its site) and clusters them.
 #[derive(Debug)]
 pub struct Clusterer {
     cfg: DedupConfig,
     /// The memory budget, in bytes ([`Clusterer::bound_memory`]).
     memory: usize,
-    fps: Vec<Fingerprint>,
+    fps: Vec<DocPrint>,
+    /// The word profiles of the documents not spilled, oldest first.
+    profiles: VecDeque<WordProfile>,
     sites: Vec<u32>,
     site_ids: HashMap<String, u32>,
     /// Word profiles spilled past their share of the budget ([`Clusterer::bound_memory`]).
@@ -208,6 +231,7 @@ impl Clusterer {
             cfg: cfg.clone(),
             memory: limits::DEDUP_MEMORY_DEFAULT,
             fps: Vec::new(),
+            profiles: VecDeque::new(),
             sites: Vec::new(),
             site_ids: HashMap::new(),
             spill: None,
@@ -236,16 +260,23 @@ impl Clusterer {
         };
         // The lists are counted by capacity: a list grown by doubling holds up to twice its
         // length until the run ends.
-        let capacity = (self.fps.capacity(), self.sites.capacity());
+        let capacity = (
+            self.fps.capacity(),
+            self.sites.capacity(),
+            self.profiles.capacity(),
+        );
         self.sites.push(id);
         let doc = self.fps.len() as u32;
         held += self.signatures.push(&mut fp);
-        let profile = fp.profile.memory_bytes();
-        self.fps.push(fp);
-        held += (self.fps.capacity() - capacity.0) * std::mem::size_of::<Fingerprint>()
-            + (self.sites.capacity() - capacity.1) * std::mem::size_of::<u32>();
+        let profile = std::mem::take(&mut fp.profile);
+        let profile_bytes = profile.memory_bytes();
+        self.profiles.push_back(profile);
+        self.fps.push(DocPrint::of(&fp));
+        held += (self.fps.capacity() - capacity.0) * std::mem::size_of::<DocPrint>()
+            + (self.sites.capacity() - capacity.1) * std::mem::size_of::<u32>()
+            + (self.profiles.capacity() - capacity.2) * std::mem::size_of::<WordProfile>();
         if let Some(spill) = self.spill.as_mut() {
-            spill.count_profile(profile);
+            spill.count_profile(profile_bytes);
             spill.count_beside(held);
         }
         self.keep_within_budget();
@@ -255,7 +286,7 @@ impl Clusterer {
     /// Spills the oldest word profiles still in memory while the resident share is passed.
     fn keep_within_budget(&mut self) {
         if let Some(spill) = self.spill.as_mut() {
-            if let Err(e) = spill.keep(&mut self.fps) {
+            if let Err(e) = spill.keep(&mut self.profiles) {
                 spill.fail(format!(
                     "writing word profiles to a temporary file in {}: {e}",
                     spill.dir().display()
@@ -372,7 +403,7 @@ impl Clusterer {
         if let Some(s) = self.spill.as_ref() {
             s.flush();
         }
-        Docs::new(&self.fps, self.spill.as_ref())
+        Docs::new(&self.profiles, self.spill.as_ref())
     }
 
     /// Documents added so far.
@@ -390,9 +421,11 @@ impl Clusterer {
     pub fn index_bytes_per_document(&self) -> f64 {
         // Signatures count as they were given: the figure is the index's, not how this run
         // keeps them.
-        let signatures = self.signatures.given_bytes();
-        let n = self.fps.len().max(1) as f64;
-        self.mean_bytes(Fingerprint::memory_bytes) + signatures as f64 / n
+        if self.fps.is_empty() {
+            return 0.0;
+        }
+        let each = std::mem::size_of::<Fingerprint>() - std::mem::size_of::<WordProfile>();
+        (each * self.fps.len() + self.signatures.given_bytes()) as f64 / self.fps.len() as f64
     }
 
     /// Memory held per document by the word profiles verification compares (bytes, mean).
@@ -400,18 +433,11 @@ impl Clusterer {
         if self.fps.is_empty() {
             return 0.0;
         }
-        let docs = Docs::new(&self.fps, self.spill.as_ref());
+        let docs = Docs::new(&self.profiles, self.spill.as_ref());
         let all: usize = (0..self.fps.len() as u32)
             .map(|d| docs.profile_bytes(d))
             .sum();
         all as f64 / self.fps.len() as f64
-    }
-
-    fn mean_bytes(&self, f: impl Fn(&Fingerprint) -> usize) -> f64 {
-        if self.fps.is_empty() {
-            return 0.0;
-        }
-        self.fps.iter().map(f).sum::<usize>() as f64 / self.fps.len() as f64
     }
 
     /// Every document's signature, wherever it is kept.
@@ -451,10 +477,18 @@ impl Clusterer {
     /// (a run that needs whole fingerprints afterwards, writing an index or searching one, does
     /// not spill).
     pub fn fingerprint(&self, doc: u32) -> Option<Fingerprint> {
-        let spilled = self.spill.as_ref().is_some_and(|s| s.holds(doc));
-        let mut fp = self.fps.get(doc as usize).filter(|_| !spilled)?.clone();
-        (fp.minhash, fp.minhash_wide) = self.signatures.given(doc);
-        Some(fp)
+        let d = self.fps.get(doc as usize)?;
+        let profile = Docs::new(&self.profiles, self.spill.as_ref()).resident(doc)?;
+        let (minhash, minhash_wide) = self.signatures.given(doc);
+        Some(Fingerprint {
+            words: d.words,
+            exact: d.exact,
+            adler32: d.adler32,
+            simhash: d.simhash,
+            minhash,
+            minhash_wide,
+            profile: profile.clone(),
+        })
     }
 
     /// As [`finish_on`](Self::finish_on), keeping the fingerprints (for [`profile`](Self::profile)).

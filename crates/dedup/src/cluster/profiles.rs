@@ -1,17 +1,17 @@
-//! Where the word profiles of a clustering are kept: in memory inside each [`Fingerprint`] while
-//! they, with what is held beside them (the fingerprints, the caller's per-record metadata), fit
-//! the resident budget; past it the oldest profiles still in memory are appended to an unnamed
-//! temporary file, in document order, each document's place kept in memory (16 bytes a
-//! document). Verification, template learning and the report read a spilled profile back with
+//! Where the word profiles of a clustering are kept: in memory, in a queue of the documents not yet
+//! spilled, while they, with what is held beside them (the fingerprints, the caller's per-record
+//! metadata), fit the resident budget; past it the oldest profiles still in memory are appended
+//! to an unnamed temporary file, in document order, each document's place kept in memory (16
+//! bytes a document). Verification, template learning and the report read a spilled profile back with
 //! one positioned read (`pread`) of its bytes, so resident memory holds only the profiles being
 //! compared; the file is gone when the clusterer is dropped, however the run ends.
 //!
-//! [`Docs`] is the clustering steps' view of every document: its fingerprint and its profile,
-//! wherever that is. A read of the spill file that fails (the disk, not the input) gives an empty
+//! [`Docs`] is the clustering steps' view of every document's profile, wherever that is. A read of the spill file that fails (the disk, not the input) gives an empty
 //! profile and is remembered: [`ProfileSpill::error`] reports it once clustering is done, and the
 //! run fails rather than write clusters judged on missing words.
 
 use std::borrow::Cow;
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::os::unix::fs::FileExt;
@@ -20,7 +20,6 @@ use std::sync::Mutex;
 
 use crawlsift_common::limits::DEDUP_SPILL_WRITE_BUFFER as SPILL_WRITE_BUFFER;
 
-use crate::fingerprint::Fingerprint;
 use crate::profile::{Line, WordProfile};
 
 /// Bytes of a spilled line: the hash (8) and the end (4), little-endian.
@@ -115,10 +114,12 @@ impl ProfileSpill {
 
     /// Moves the oldest profiles still in memory into the file, in document order, until the
     /// resident budget holds again (or every profile is in the file).
-    pub(crate) fn keep(&mut self, fps: &mut [Fingerprint]) -> std::io::Result<()> {
-        while self.resident_bytes() > self.resident_budget && self.slots.len() < fps.len() {
-            let doc = self.slots.len();
-            let p = std::mem::take(&mut fps[doc].profile);
+    /// `resident` holds the profiles of the documents not spilled yet, oldest first.
+    pub(crate) fn keep(&mut self, resident: &mut VecDeque<WordProfile>) -> std::io::Result<()> {
+        while self.resident_bytes() > self.resident_budget {
+            let Some(p) = resident.pop_front() else {
+                break;
+            };
             self.resident_bytes = self.resident_bytes.saturating_sub(p.memory_bytes());
             self.beside += std::mem::size_of::<Slot>(); // where it went stays in memory
             self.write(&p)?;
@@ -183,11 +184,6 @@ impl ProfileSpill {
         self.slots.get(doc as usize)
     }
 
-    /// Whether the profile of `doc` was spilled.
-    pub(crate) fn holds(&self, doc: u32) -> bool {
-        self.slot(doc).is_some()
-    }
-
     /// The spilled profile of `doc`, read back (`None` when it is in memory).
     fn read(&self, doc: u32) -> Option<WordProfile> {
         let slot = *self.slot(doc)?;
@@ -222,41 +218,54 @@ impl ProfileSpill {
     }
 }
 
-/// Every document's fingerprint and word profile, as the clustering steps see them.
+/// Every document's word profile, as the clustering steps see them.
 #[derive(Clone, Copy)]
 pub(crate) struct Docs<'a> {
-    /// The fingerprints (a spilled document's holds an empty profile).
-    pub(crate) fps: &'a [Fingerprint],
+    /// The profiles of the documents not spilled, oldest first.
+    resident: &'a VecDeque<WordProfile>,
     spill: Option<&'a ProfileSpill>,
 }
 
 impl<'a> Docs<'a> {
-    /// The view of `fps` whose spilled profiles are in `spill`.
-    pub(crate) fn new(fps: &'a [Fingerprint], spill: Option<&'a ProfileSpill>) -> Self {
-        Self { fps, spill }
+    /// The view of the profiles in `resident` and, before them, in `spill`.
+    pub(crate) fn new(
+        resident: &'a VecDeque<WordProfile>,
+        spill: Option<&'a ProfileSpill>,
+    ) -> Self {
+        Self { resident, spill }
+    }
+
+    /// Documents whose profiles were spilled: the first ones.
+    fn spilled(&self) -> usize {
+        self.spill.map_or(0, ProfileSpill::spilled)
     }
 
     /// Documents.
     pub(crate) fn len(&self) -> usize {
-        self.fps.len()
+        self.spilled() + self.resident.len()
     }
 
-    /// The profile of document `d`, read back when it was spilled.
+    /// The profile of document `d` in memory (`None` when it was spilled).
+    pub(crate) fn resident(&self, d: u32) -> Option<&'a WordProfile> {
+        let at = (d as usize).checked_sub(self.spilled())?;
+        self.resident.get(at)
+    }
+
+    /// The profile of document `d`, read back when it was spilled (empty past the last).
     pub(crate) fn profile(&self, d: u32) -> Cow<'a, WordProfile> {
-        match self.spill.and_then(|s| s.read(d)) {
-            Some(p) => Cow::Owned(p),
-            None => Cow::Borrowed(&self.fps[d as usize].profile),
+        if let Some(p) = self.spill.and_then(|s| s.read(d)) {
+            return Cow::Owned(p);
         }
+        self.resident(d).map_or_else(Cow::default, Cow::Borrowed)
     }
 
     /// Words and lines in the profile of document `d` (without reading it back).
     fn sizes(&self, d: u32) -> (usize, usize) {
         match self.spill.and_then(|s| s.slot(d)) {
             Some(slot) => (slot.words as usize, slot.lines as usize),
-            None => {
-                let p = &self.fps[d as usize].profile;
-                (p.words.len(), p.lines.len())
-            }
+            None => self
+                .resident(d)
+                .map_or((0, 0), |p| (p.words.len(), p.lines.len())),
         }
     }
 
