@@ -555,6 +555,12 @@ pub const DEDUP_WORKING_UNPLANNED_PERCENT: usize = 10;
 /// Bytes buffered while word profiles (or catalog records) are appended to their spill file.
 pub const DEDUP_SPILL_WRITE_BUFFER: usize = 1 << 20;
 
+/// Documents added between two measurements of a `dedup --memory` run's resident set while it
+/// reads (after `malloc_trim`, some 20 ms at a million documents): what it holds beyond its count
+/// (the reading threads' batches, the allocator's slack; some 250 MB at a million documents)
+/// spills that much more where it passes the budget.
+pub const DEDUP_MEASURE_EVERY_DOCS: usize = 65_536;
+
 /// Documents whose MinHash signatures move to disk together, once the fingerprints alone pass the
 /// resident share of `--memory`: a block is written as two buffers (by document and, transposed,
 /// by row: 2 x 192 x 4,096 bytes = 1.5 MiB with wide bytes), and an LSH band of a block's

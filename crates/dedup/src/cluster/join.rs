@@ -4,7 +4,7 @@
 //! cluster is a verified near-duplicate of its representative.
 
 use super::profiles::Docs;
-use super::template::{bag_bytes, judge_pairs, SiteTemplates};
+use super::template::{judge_pairs, SiteTemplates};
 use super::{Cluster, ClusterStats, DocPrint, MatchKind, Member};
 use crate::fingerprint::DedupConfig;
 use crate::profile::word_share;
@@ -38,7 +38,7 @@ pub(super) fn join(
         &pairs,
         threads,
         budget,
-        |d| bag_bytes(docs.profile_words(d)),
+        |d| docs.profile_words(d),
         |d, out| templates.own_bag_into(&docs.profile(d), out),
         word_share,
     );

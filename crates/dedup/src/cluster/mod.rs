@@ -279,8 +279,28 @@ impl Clusterer {
             spill.count_profile(profile_bytes);
             spill.count_beside(held);
         }
+        if (doc as usize + 1) % limits::DEDUP_MEASURE_EVERY_DOCS == 0 {
+            self.measure_unseen();
+        }
         self.keep_within_budget();
         doc
+    }
+
+    /// Measures what the process holds beyond the count (the batches of the reading threads,
+    /// the allocator's slack) and counts what of it passes the room the budget leaves beside its
+    /// resident share (less `limits::DEDUP_WORKING_UNPLANNED_PERCENT`), so that more spills and
+    /// the process stays within the budget while documents are read.
+    fn measure_unseen(&mut self) {
+        let Some(spill) = self.spill.as_mut() else {
+            return;
+        };
+        let Some(measured) = resident::settled_resident_bytes() else {
+            return;
+        };
+        let whole = self.memory / 100 * (100 - limits::DEDUP_WORKING_UNPLANNED_PERCENT);
+        let room = whole.saturating_sub(spill.budget());
+        let beyond = measured.saturating_sub(spill.counted_bytes());
+        spill.set_unseen(beyond.saturating_sub(room));
     }
 
     /// Spills the oldest word profiles still in memory while the resident share is passed.
@@ -692,7 +712,7 @@ impl Clusterer {
             &pairs,
             threads,
             self.working_memory(),
-            |d| template::bag_bytes(docs.profile_words(d)),
+            |d| docs.profile_words(d),
             |d, out| docs.profile(d).bag_into(|_| true, out),
             crate::profile::word_share,
         );

@@ -51,6 +51,9 @@ pub(crate) struct ProfileSpill {
     /// Bytes held beside the profiles that count against the same budget (fingerprints, the
     /// caller's per-record metadata).
     beside: usize,
+    /// Bytes the process was last measured to hold beyond what is counted and beyond what the
+    /// budget leaves for them ([`ProfileSpill::set_unseen`]): they count against the same budget.
+    unseen: usize,
     /// Where the profile of each spilled document is: documents spill in order, oldest first,
     /// so the spilled ones are the first `slots.len()`.
     slots: Vec<Slot>,
@@ -69,6 +72,7 @@ impl ProfileSpill {
             resident_budget,
             resident_bytes: 0,
             beside: 0,
+            unseen: 0,
             slots: Vec::new(),
             file: None,
             end: 0,
@@ -76,9 +80,27 @@ impl ProfileSpill {
         }
     }
 
-    /// Bytes held in memory: profiles, and what was counted beside them.
+    /// Bytes held in memory: profiles, what was counted beside them, and what was measured
+    /// beyond both.
     pub(crate) fn resident_bytes(&self) -> usize {
+        self.counted_bytes() + self.unseen
+    }
+
+    /// Bytes counted in memory: profiles, and what was counted beside them.
+    pub(crate) fn counted_bytes(&self) -> usize {
         self.resident_bytes + self.beside
+    }
+
+    /// The bytes profiles and what is held beside them may take.
+    pub(crate) fn budget(&self) -> usize {
+        self.resident_budget
+    }
+
+    /// Sets the bytes the process holds beyond what is counted (the reading threads' batches,
+    /// the allocator's slack) past what the budget leaves for them: they count against the
+    /// resident budget until the next measurement, so more is spilled.
+    pub(crate) fn set_unseen(&mut self, bytes: usize) {
+        self.unseen = bytes;
     }
 
     /// The folder of the spill file.

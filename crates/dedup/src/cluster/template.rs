@@ -36,17 +36,20 @@ struct BagPart {
 }
 
 impl PairBags {
-    /// The bags `make` appends to a list for every document of `pairs`.
+    /// The bags `make` appends to a list for every document of `pairs`, each of at most
+    /// `words(d)` words (each thread's list is made that size at once, not grown by doubling to
+    /// up to twice what it holds).
     pub(super) fn new(
         pairs: &[(u32, u32)],
         threads: usize,
+        words: impl Fn(u32) -> usize + Sync,
         make: impl Fn(u32, &mut Vec<u32>) + Sync,
     ) -> Self {
         let mut docs: Vec<u32> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
         docs.sort_unstable();
         docs.dedup();
         let made = in_parallel(threads, &docs, |chunk| {
-            let mut words = Vec::new();
+            let mut words = Vec::with_capacity(chunk.iter().map(|&d| words(d)).sum());
             let ends = chunk
                 .iter()
                 .map(|&d| {
@@ -90,14 +93,14 @@ impl PairBags {
 
 /// `judge` of every pair `(a, b)` on the word bags `make` appends for `a` and `b`, in pair order.
 /// Bags are made for the documents of a run of consecutive pairs at a time, the run cut where its
-/// bags would pass `budget` bytes (`size` estimates a bag; a document in several runs has its bag
-/// made again), so memory stays within the budget whatever the pairs; the result does not depend
-/// on where the runs are cut.
+/// bags would pass `budget` bytes (a bag holds at most `words(d)` words; a document in several
+/// runs has its bag made again), so memory stays within the budget whatever the pairs; the result
+/// does not depend on where the runs are cut.
 pub(super) fn judge_pairs<R: Send>(
     pairs: &[(u32, u32)],
     threads: usize,
     budget: usize,
-    size: impl Fn(u32) -> usize,
+    words: impl Fn(u32) -> usize + Sync,
     make: impl Fn(u32, &mut Vec<u32>) + Sync,
     judge: impl Fn(&[u32], &[u32]) -> R + Sync,
 ) -> Vec<R> {
@@ -111,7 +114,7 @@ pub(super) fn judge_pairs<R: Send>(
                 let more: usize = [a, b]
                     .iter()
                     .filter(|d| !seen.contains(d))
-                    .map(|&d| size(d))
+                    .map(|&d| bag_bytes(words(d)))
                     .sum();
                 let cut = end > start && bytes + more > budget;
                 if cut {
@@ -119,7 +122,11 @@ pub(super) fn judge_pairs<R: Send>(
                     bytes = 0;
                 }
                 seen.extend([a, b]);
-                bytes += if cut { size(a) + size(b) } else { more };
+                bytes += if cut {
+                    bag_bytes(words(a)) + bag_bytes(words(b))
+                } else {
+                    more
+                };
                 cut
             }
         };
@@ -127,7 +134,7 @@ pub(super) fn judge_pairs<R: Send>(
             continue;
         }
         let run = &pairs[start..end];
-        let bags = PairBags::new(run, threads, &make);
+        let bags = PairBags::new(run, threads, &words, &make);
         out.extend(
             in_parallel(threads, run, |chunk| {
                 chunk
@@ -145,7 +152,7 @@ pub(super) fn judge_pairs<R: Send>(
 
 /// Bytes of the word bag of a profile of `words` words in [`PairBags`] (4 a word, and some 24
 /// for its end, its place in the run's list of documents and in the set of documents seen).
-pub(super) fn bag_bytes(words: usize) -> usize {
+fn bag_bytes(words: usize) -> usize {
     4 * words + 24
 }
 
@@ -174,7 +181,7 @@ impl SiteTemplates {
             pairs,
             threads,
             budget,
-            |d| bag_bytes(docs.profile_words(d)),
+            |d| docs.profile_words(d),
             |d, out| docs.profile(d).bag_into(|_| true, out),
             |a, b| word_share(a, b) >= cfg.same_class,
         );

@@ -616,7 +616,8 @@ fn pair_bags_laid_end_to_end_are_each_documents_own_bag() {
     let make = |d: u32| -> Vec<u32> { (0..d % 7).map(|w| w * 1000 + d).collect() };
     let pairs: Vec<(u32, u32)> = (0..40u32).map(|i| (i * 3 % 50, i * 3 % 50 + 5)).collect();
     for threads in 1..=4 {
-        let bags = template::PairBags::new(&pairs, threads, |d, out: &mut Vec<u32>| {
+        let words = |d: u32| make(d).len();
+        let bags = template::PairBags::new(&pairs, threads, words, |d, out: &mut Vec<u32>| {
             out.extend(make(d));
         });
         for &(a, b) in &pairs {
