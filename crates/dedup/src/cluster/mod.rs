@@ -276,7 +276,7 @@ impl Clusterer {
     /// [`add`](Self::add). The clustering is the
     /// same bytes whatever the budget and whether anything was spilled. Past that, the caller
     /// moves the signatures out too ([`spill_signatures`](Self::spill_signatures)); what stays is
-    /// some 64 bytes of fingerprint a document.
+    /// 32 bytes of fingerprint a document and where the rest is.
     pub fn bound_memory(&mut self, bytes: usize, spill_to: Option<&Path>) {
         self.memory = bytes.max(limits::DEDUP_MEMORY_MIN);
         self.spill = spill_to.map(|dir| {
