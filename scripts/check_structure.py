@@ -7,6 +7,11 @@ path maps to `foo.rs` or `foo/mod.rs`; `self::` and bare `mod` children count to
 strongly connected component of more than one file (an import circle). It also reports any .rs file
 under a crate's src/ over 800 lines, and any file of the root package's src/ over 400 lines.
 
+It also checks ARCHITECTURE.md against the manifests: its crate table's "depends on" column must
+name, for every workspace crate, exactly the workspace crates in that crate's `[dependencies]`
+(dev- and build-dependencies aside), by their short names (`crawlsift-reader` is `reader`; the
+root package is `crawlsift`; "nothing" for none), and every workspace crate must have a row.
+
 Exits 1 when anything is reported. Standard library only.
 
 usage: scripts/check_structure.py [--only crates/reader] [--root DIR]
@@ -258,6 +263,93 @@ def crates(root, only):
     return found
 
 
+def manifest(path):
+    """(package name, workspace-path dependency names of [dependencies]) of one Cargo.toml.
+
+    A small reader of the shapes this workspace uses (`name.workspace = true`,
+    `name = { ... }`, `[dependencies.name]`), so the script keeps to the standard library."""
+    name, deps, section = None, [], None
+    with open(path, encoding='utf-8') as f:
+        for raw in f:
+            line = raw.split('#', 1)[0].strip()
+            if not line:
+                continue
+            m = re.match(r'^\[([^\]]+)\]$', line)
+            if m:
+                section = m.group(1).strip()
+                if section.startswith('dependencies.'):
+                    deps.append(section[len('dependencies.'):].strip('"'))
+                continue
+            key = line.split('=', 1)[0].strip().strip('"')
+            if section == 'package' and key == 'name':
+                name = line.split('=', 1)[1].strip().strip('"')
+            elif section == 'dependencies':
+                deps.append(key.split('.', 1)[0].strip('"'))
+    return name, deps
+
+
+def short(package):
+    """A crate's name in ARCHITECTURE.md's table: `crawlsift-reader` is `reader`."""
+    return package[len('crawlsift-'):] if package.startswith('crawlsift-') else package
+
+
+def architecture_problems(root):
+    """Where ARCHITECTURE.md's crate table ("depends on") differs from the manifests."""
+    arch = os.path.join(root, 'ARCHITECTURE.md')
+    if not os.path.isfile(arch):
+        return ['ARCHITECTURE.md: missing']
+    # Workspace crates: folder (as the table names it) -> (package name, dependencies).
+    crates_found = {}
+    cdir = os.path.join(root, 'crates')
+    for d in sorted(os.listdir(cdir)) if os.path.isdir(cdir) else []:
+        toml = os.path.join(cdir, d, 'Cargo.toml')
+        if os.path.isfile(toml):
+            crates_found[f'crates/{d}'] = manifest(toml)
+    crates_found['.'] = manifest(os.path.join(root, 'Cargo.toml'))
+    ours = {short(pkg) for pkg, _ in crates_found.values() if pkg}
+    problems, seen = [], set()
+    with open(arch, encoding='utf-8') as f:
+        lines = f.read().splitlines()
+    header = None
+    for no, line in enumerate(lines, 1):
+        cells = [c.strip() for c in line.strip().strip('|').split('|')] if line.lstrip().startswith('|') else None
+        if not cells:
+            header = None
+            continue
+        if header is None:
+            low = [c.lower() for c in cells]
+            if 'depends on' in low:
+                header = low.index('depends on')
+            continue
+        if set(line.replace('|', '').strip()) <= set('-: '):
+            continue  # the separator row
+        first = cells[0]
+        m = re.search(r'`(crates/[A-Za-z0-9_-]+)`', first)
+        where = m.group(1) if m else ('.' if 'root' in first else None)
+        if where is None or where not in crates_found or header >= len(cells):
+            problems.append(f'ARCHITECTURE.md:{no}: a crate row naming no workspace crate: {first}')
+            continue
+        seen.add(where)
+        pkg, deps = crates_found[where]
+        actual = {short(d) for d in deps if short(d) in ours}
+        cell = cells[header].replace('`', '')
+        words = [w.strip() for w in cell.split(',') if w.strip()]
+        declared = set() if words == ['nothing'] else set(words)
+        if declared != actual:
+            detail = []
+            if actual - declared:
+                detail.append('Cargo.toml also has ' + ', '.join(sorted(actual - declared)))
+            if declared - actual:
+                detail.append('Cargo.toml does not have ' + ', '.join(sorted(declared - actual)))
+            problems.append(
+                f'ARCHITECTURE.md:{no}: {pkg} "depends on" says '
+                f'{", ".join(sorted(declared)) or "nothing"} but {where}/Cargo.toml [dependencies] '
+                f'has {", ".join(sorted(actual)) or "nothing"} ({"; ".join(detail)})')
+    for where in sorted(set(crates_found) - seen):
+        problems.append(f'ARCHITECTURE.md: no row in the crate table for {where} ({crates_found[where][0]})')
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--only', help='check one crate, e.g. crates/reader (or . for the root package)')
@@ -265,6 +357,15 @@ def main():
     args = ap.parse_args()
     root = os.path.abspath(args.root)
     failed = False
+    if not args.only:
+        problems = architecture_problems(root)
+        if problems:
+            failed = True
+            print('ARCHITECTURE.md crate table: FAIL')
+            for p in problems:
+                print(f'  {p}')
+        else:
+            print('ARCHITECTURE.md crate table: ok')
     for c in crates(root, args.only):
         src = os.path.join(root, c, 'src')
         if not os.path.isdir(src):
