@@ -13,3 +13,6 @@ venv=target/pyvenv
 # --import-mode=importlib: the tests import the installed package, never python/crawlsift itself.
 CRAWLSIFT_BIN="$PWD/target/release/crawlsift" \
   "$venv/bin/python" -m pytest -q --import-mode=importlib python/tests
+# The ```python blocks of README.md and docs/*.md, run as written with the installed package
+# (tests/doc_blocks.rs runs the console and sh blocks).
+"$venv/bin/python" scripts/doc_python_blocks.py
