@@ -152,12 +152,7 @@ impl ProfileSpill {
     /// Appends a profile to the file (made at the first), noting where it is.
     fn write(&mut self, p: &WordProfile) -> std::io::Result<()> {
         if self.file.is_none() {
-            let file = tempfile::tempfile_in(&self.dir).map_err(|e| {
-                std::io::Error::new(
-                    e.kind(),
-                    format!("word profile spill file in {}: {e}", self.dir.display()),
-                )
-            })?;
+            let file = crawlsift_common::fs::spill_file(&self.dir, "word profile")?;
             let writer = BufWriter::with_capacity(SPILL_WRITE_BUFFER, file.try_clone()?);
             self.file = Some((file, Mutex::new(writer)));
         }

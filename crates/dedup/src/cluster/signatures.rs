@@ -173,14 +173,7 @@ impl SignatureStore {
 
     fn spill_chunk(&mut self, dir: &Path) -> std::io::Result<usize> {
         if self.files.is_none() {
-            let make = || {
-                tempfile::tempfile_in(dir).map_err(|e| {
-                    std::io::Error::new(
-                        e.kind(),
-                        format!("signature spill file in {}: {e}", dir.display()),
-                    )
-                })
-            };
+            let make = || crawlsift_common::fs::spill_file(dir, "signature");
             self.files = Some((make()?, make()?));
         }
         let (p, b, k) = (self.perms, self.block, self.spilled);
