@@ -174,16 +174,13 @@ struct Clustered {
 fn cluster(clusterer: Clusterer, threads: usize) -> anyhow::Result<Clustered> {
     let start = Instant::now();
     let index_bytes = clusterer.index_bytes_per_document();
-    let clustering = clusterer.cluster_on(threads);
+    let clustering = clusterer.cluster_on(threads)?;
     let took = start.elapsed();
     let zipf = zipf_curves(
         &clusterer,
         &Verdicts::new(&clustering, clusterer.len()),
         threads,
-    );
-    if let Some(e) = clusterer.spill_error() {
-        bail!("{e}");
-    }
+    )?;
     Ok(Clustered {
         clustering,
         index_bytes,

@@ -369,13 +369,7 @@ fn index_file(
 
 /// Maps `path` read-only (read into memory where mapping fails).
 fn map(path: &Path) -> Result<Bytes, CdxjError> {
-    let file = std::fs::File::open(path).map_err(|e| CdxjError::io(path, e))?;
-    // SAFETY: the archive is opened read-only and only read; like every mapped reader we rely on
-    // the file not being truncated while it is indexed.
-    match unsafe { memmap2::Mmap::map(&file) } {
-        Ok(m) => Ok(Bytes::from_owner(m)),
-        Err(_) => std::fs::read(path)
-            .map(Bytes::from)
-            .map_err(|e| CdxjError::io(path, e)),
-    }
+    crawlsift_common::fs::map_or_read(path)
+        .map(Bytes::from_owner)
+        .map_err(|e| CdxjError::io(path, e))
 }

@@ -98,8 +98,9 @@ impl IndexDir {
             ))
         };
         let file = std::fs::File::open(path).map_err(moved)?;
-        // SAFETY: the archive is opened read-only; only the record's bytes are copied out.
-        let map = unsafe { memmap2::Mmap::map(&file) };
+        // Only the record's bytes are copied out. A file that cannot be mapped reads as empty:
+        // the offset is then past its end, which is the error given.
+        let map = crawlsift_common::fs::map_open(&file);
         let empty: &[u8] = &[];
         let data: &[u8] = match &map {
             Ok(m) => m,

@@ -20,7 +20,7 @@ pub struct CdxjFile {
 }
 
 enum Data {
-    Map(memmap2::Mmap),
+    Map(crawlsift_common::fs::FileBytes),
     Empty,
 }
 
@@ -32,9 +32,8 @@ impl CdxjFile {
         let data = if len == 0 {
             Data::Empty
         } else {
-            // SAFETY: the index is opened read-only and only read; an index rewritten meanwhile is
-            // replaced by rename, which leaves this mapping on the old file.
-            Data::Map(unsafe { memmap2::Mmap::map(&file) }.map_err(|e| CdxjError::io(path, e))?)
+            // An index rewritten meanwhile is replaced by rename, leaving this map on the old file.
+            Data::Map(crawlsift_common::fs::map_open(&file).map_err(|e| CdxjError::io(path, e))?)
         };
         Ok(CdxjFile {
             path: path.to_path_buf(),

@@ -2,8 +2,9 @@
 The shared vocabulary of crawlsift.
 
 `crawlsift-common` holds the few types that every stage speaks ([`SourcePos`], [`DocId`]), every
-named bound of the program ([`limits`]) and the deterministic thread helper the stages share
-([`parallel`]). It has no dependencies, so `reader`, `extractor` and
+named bound of the program ([`limits`]), the deterministic thread helper the stages share
+([`parallel`]) and the file rules every crate follows ([`fs`]: atomic outputs, read-only maps,
+spill files). It depends only on `memmap2` and `tempfile`, so `reader`, `extractor` and
 `dedup` depend on it and never on each other; only the `crawlsift` binary wires them together.
 
 ```
@@ -16,6 +17,7 @@ assert!(limits::MAX_RECORD_BYTES > 0);
 
 #![deny(missing_docs)]
 
+pub mod fs;
 pub mod limits;
 pub mod parallel;
 

@@ -130,7 +130,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             hs.into_iter().map(|h| h.join().expect("worker")).collect()
         });
         for (fp, of) in parts.into_iter().flatten() {
-            let d = clusterer.add(fp);
+            let d = clusterer.add(fp)?;
             let over = clusterer.excess_bytes();
             if over > 0 {
                 clusterer.spill_signatures(over)?;
@@ -149,7 +149,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     let t1 = Instant::now();
-    let result = clusterer.finish_on(threads);
+    let result = clusterer.finish_on(threads)?;
     let t_cl = t1.elapsed().as_secs_f64();
     let assign = result.assignments(n as usize);
     let found = planted

@@ -92,10 +92,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let t1 = Instant::now();
     let mut clusterer = Clusterer::new(&cfg)?;
     for fp in &fps {
-        clusterer.add(fp.clone());
+        clusterer.add(fp.clone())?;
     }
     let bytes_per_doc = clusterer.index_bytes_per_document();
-    let result = clusterer.finish();
+    let result = clusterer.finish()?;
     let t_cl = t1.elapsed().as_secs_f64();
 
     let mut out = BufWriter::new(std::fs::File::create(output)?);

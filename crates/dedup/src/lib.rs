@@ -34,9 +34,9 @@ let texts = [
 ];
 let mut clusterer = Clusterer::new(&cfg).expect("valid config");
 for t in &texts {
-    clusterer.add(fpr.fingerprint(t));
+    clusterer.add(fpr.fingerprint(t)).expect("held in memory: nothing spills");
 }
-let result = clusterer.finish();
+let result = clusterer.finish().expect("held in memory: nothing spills");
 assert_eq!(result.clusters.len(), 1);
 assert_eq!(result.clusters[0].representative, 0);
 assert_eq!(result.clusters[0].members[1].kind, MatchKind::Exact);
@@ -60,5 +60,5 @@ pub mod rabin;
 pub mod simhash;
 
 pub use cluster::{Cluster, ClusterStats, Clusterer, Clustering, MatchKind, Member};
-pub use error::DedupError;
+pub use error::{DedupError, SpillError};
 pub use fingerprint::{DedupConfig, Fingerprint, Fingerprinter};

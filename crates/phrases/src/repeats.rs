@@ -98,7 +98,9 @@ fn sentences(line: &str) -> Vec<(usize, usize)> {
 }
 
 /// The hash of a sentence's normalised words and their count: the words lowercased, each followed
-/// by a space, in `buf`, hashed at once (XXH3) rather than a hasher call per character.
+/// by a space, in `buf`, hashed at once (XXH3) rather than a hasher call per character. These are
+/// not dedup's words (`crawlsift_dedup::normalize`, whose module notes why the definitions
+/// differ): keying sentences on those changes which sentences are dropped.
 fn key(sentence: &str, buf: &mut String) -> (u64, usize) {
     buf.clear();
     let mut words = 0;

@@ -277,12 +277,7 @@ impl Catalog {
 
 impl RowSpill {
     fn create(dir: &Path) -> std::io::Result<Self> {
-        let file = tempfile::tempfile_in(dir).map_err(|e| {
-            std::io::Error::new(
-                e.kind(),
-                format!("catalog spill file in {}: {e}", dir.display()),
-            )
-        })?;
+        let file = crawlsift_common::fs::spill_file(dir, "catalog")?;
         let writer = BufWriter::with_capacity(DEDUP_SPILL_WRITE_BUFFER, file.try_clone()?);
         Ok(RowSpill {
             file,

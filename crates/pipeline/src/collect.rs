@@ -186,10 +186,8 @@ impl<'a> Collector<'a> {
                     simhash: fp.simhash,
                 };
                 let site = crate::site::site_of(origin.url.as_deref());
-                let doc = self.clusterer.add_on_site(fp, &site);
-                if let Some(e) = self.clusterer.spill_error() {
-                    anyhow::bail!("{e}"); // the disk is full: stop now, not after every input
-                }
+                // A spill file that cannot be written (the disk is full) stops the run now.
+                let doc = self.clusterer.add_on_site(fp, &site)?;
                 if let Some(store) = self.phrases.as_mut() {
                     store.push(e.phrases.take());
                 }
@@ -208,7 +206,7 @@ impl<'a> Collector<'a> {
                     skipped: None,
                     doc: Some(doc),
                 });
-                self.clusterer.count_beside(held);
+                self.clusterer.count_beside(held)?;
                 self.keep_within_budget()?;
             }
             (why, _) => {
@@ -222,7 +220,7 @@ impl<'a> Collector<'a> {
                         skipped: Some(why),
                         doc: None,
                     });
-                    self.clusterer.count_beside(held);
+                    self.clusterer.count_beside(held)?;
                     self.keep_within_budget()?;
                 }
             }
@@ -249,12 +247,7 @@ impl<'a> Collector<'a> {
         })?;
         self.clusterer.release_beside(freed);
         if freed < over {
-            self.clusterer.spill_signatures(over - freed).map_err(|e| {
-                anyhow::anyhow!(
-                    "writing signatures to a temporary file in {}: {e}",
-                    dir.display()
-                )
-            })?;
+            self.clusterer.spill_signatures(over - freed)?;
         }
         Ok(())
     }

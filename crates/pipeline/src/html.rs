@@ -33,8 +33,13 @@ pub struct ZipfCurves {
 }
 
 /// The Zipf curves of the words dedup compared (the word profiles: normalised words as 32-bit
-/// hashes, so the curve is exact up to rare hash collisions).
-pub fn zipf_curves(clusterer: &Clusterer, verdicts: &Verdicts, threads: usize) -> ZipfCurves {
+/// hashes, so the curve is exact up to rare hash collisions). An error is a spilled profile
+/// that could not be read back.
+pub fn zipf_curves(
+    clusterer: &Clusterer,
+    verdicts: &Verdicts,
+    threads: usize,
+) -> Result<ZipfCurves, crawlsift_dedup::SpillError> {
     // A word's count lives in one of `ZIPF_PARTS` small maps chosen by its top bits. Words are
     // first scattered by part, a bounded slice of documents at a time, then each part's words
     // are counted into its map: one map at a time stays in cache, where one map of every word
@@ -56,7 +61,7 @@ pub fn zipf_curves(clusterer: &Clusterer, verdicts: &Verdicts, threads: usize) -
             }
         };
         for &d in chunk {
-            let Some(p) = clusterer.profile(d) else {
+            let Some(p) = clusterer.profile(d)? else {
                 continue;
             };
             let kept = verdicts.kept(d);
@@ -70,11 +75,12 @@ pub fn zipf_curves(clusterer: &Clusterer, verdicts: &Verdicts, threads: usize) -
             }
         }
         drain(&mut scattered, &mut maps);
-        maps
+        Ok(maps)
     });
     let mut parts = parts.into_iter();
-    let mut maps = parts.next().unwrap_or_default();
+    let mut maps = parts.next().transpose()?.unwrap_or_default();
     for other in parts {
+        let other = other?;
         for (map, more) in maps.iter_mut().zip(other) {
             for (w, (all, kept)) in more {
                 let c = map.entry(w).or_default();
@@ -92,10 +98,10 @@ pub fn zipf_curves(clusterer: &Clusterer, verdicts: &Verdicts, threads: usize) -
         v.sort_unstable_by(|a, b| b.cmp(a));
         crawlsift_stats::zipf::curve(&v)
     };
-    ZipfCurves {
+    Ok(ZipfCurves {
         raw: curve(|c| c.0),
         kept: curve(|c| c.1),
-    }
+    })
 }
 
 /// Maps a Zipf count is split into, by a word's top bits (a power of two).
@@ -561,13 +567,13 @@ mod tests {
                     vocabulary[(u * u * 3000.0) as usize % 3000].as_str()
                 })
                 .collect();
-            c.add(f.fingerprint(&text.join(" ")));
+            c.add(f.fingerprint(&text.join(" "))).unwrap();
         }
-        let clustering = c.cluster_on(1);
+        let clustering = c.cluster_on(1).unwrap();
         let verdicts = Verdicts::new(&clustering, c.len());
         let mut all: HashMap<u32, (u64, u64)> = HashMap::new();
         for d in 0..c.len() as u32 {
-            for &w in c.profile(d).unwrap().words.iter() {
+            for &w in c.profile(d).unwrap().unwrap().words.iter() {
                 let e = all.entry(w).or_default();
                 e.0 += 1;
                 e.1 += u64::from(verdicts.kept(d));
@@ -583,7 +589,7 @@ mod tests {
             "the copies are clustered"
         );
         for threads in [1, 2, 3] {
-            let z = zipf_curves(&c, &verdicts, threads);
+            let z = zipf_curves(&c, &verdicts, threads).unwrap();
             assert_eq!(z.raw, curve(|c| c.0), "{threads} threads");
             assert_eq!(z.kept, curve(|c| c.1), "{threads} threads");
         }

@@ -11,9 +11,10 @@
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::Context;
+use crawlsift_common::fs::{self as cfs, AtomicFile as Atomic};
 use crawlsift_common::parallel::in_parallel;
 use flate2::write::GzEncoder;
 
@@ -21,9 +22,9 @@ use flate2::write::GzEncoder;
 const OUTPUT_BUFFER_BYTES: usize = 1 << 20;
 
 enum Sink {
-    Plain(BufWriter<File>),
-    Gzip(GzEncoder<BufWriter<File>>),
-    Zstd(zstd::Encoder<'static, BufWriter<File>>),
+    Plain(BufWriter<Atomic>),
+    Gzip(GzEncoder<BufWriter<Atomic>>),
+    Zstd(zstd::Encoder<'static, BufWriter<Atomic>>),
 }
 
 /// zstd level of `.zst` outputs: zstd's default, fast with a good ratio.
@@ -34,15 +35,12 @@ const ZSTD_LEVEL: i32 = 3;
 /// `gzip -3` / `-6`), and writing it was the longest step after clustering.
 const GZIP_LEVEL: u32 = 3;
 
-/// A file written under a temporary name and renamed into place by [`AtomicFile::commit`].
+/// A file written under a temporary name and renamed into place by [`AtomicFile::commit`]: the
+/// compressed and buffered writer over [`crawlsift_common::fs::AtomicFile`], which owns the
+/// temporary name, the fsyncs, the rename and the cleanup.
 pub struct AtomicFile {
     sink: Option<Sink>,
-    tmp: PathBuf,
-    target: PathBuf,
-    /// Set once the rename succeeded; until then dropping removes the temporary file.
-    committed: bool,
-    /// Written in place (the target is a device or a pipe): no temporary file, no rename.
-    in_place: bool,
+    target: std::path::PathBuf,
 }
 
 impl AtomicFile {
@@ -58,31 +56,13 @@ impl AtomicFile {
     }
 
     fn create_with(target: &Path, compress_by_name: bool) -> anyhow::Result<Self> {
-        let dir = target
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let name = target
-            .file_name()
-            .with_context(|| format!("{}: not a file name", target.display()))?;
-        let in_place = fs::metadata(target).is_ok_and(|m| !m.file_type().is_file() && !m.is_dir());
-        let tmp = if in_place {
-            target.to_path_buf()
-        } else {
-            dir.join(format!(
-                ".{}.tmp-{}",
-                name.to_string_lossy(),
-                std::process::id()
-            ))
-        };
-        let file = if in_place {
-            fs::OpenOptions::new().write(true).open(target)
-        } else {
-            File::create(&tmp)
-        }
-        .with_context(|| format!("cannot create {}", target.display()))?;
+        let file = Atomic::create(target)
+            .with_context(|| format!("cannot create {}", target.display()))?;
         let buf = BufWriter::with_capacity(OUTPUT_BUFFER_BYTES, file);
-        let lossy = name.to_string_lossy();
+        let lossy = target
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
         let sink = if !compress_by_name {
             Sink::Plain(buf)
         } else if lossy.ends_with(".gz") {
@@ -90,17 +70,14 @@ impl AtomicFile {
         } else if lossy.ends_with(".zst") {
             Sink::Zstd(
                 zstd::Encoder::new(buf, ZSTD_LEVEL)
-                    .with_context(|| format!("zstd for {}", tmp.display()))?,
+                    .with_context(|| format!("zstd for {}", target.display()))?,
             )
         } else {
             Sink::Plain(buf)
         };
         Ok(AtomicFile {
             sink: Some(sink),
-            tmp,
             target: target.to_path_buf(),
-            committed: false,
-            in_place,
         })
     }
 
@@ -110,44 +87,17 @@ impl AtomicFile {
             .sink
             .take()
             .expect("commit is called once, on a live file");
+        let writing = || format!("writing {}", self.target.display());
         let buf = match sink {
             Sink::Plain(buf) => buf,
-            Sink::Gzip(gz) => gz
-                .finish()
-                .with_context(|| format!("writing {}", self.tmp.display()))?,
-            Sink::Zstd(z) => z
-                .finish()
-                .with_context(|| format!("writing {}", self.tmp.display()))?,
+            Sink::Gzip(gz) => gz.finish().with_context(writing)?,
+            Sink::Zstd(z) => z.finish().with_context(writing)?,
         };
         let file = buf
             .into_inner()
             .map_err(|e| e.into_error())
-            .with_context(|| format!("writing {}", self.tmp.display()))?;
-        if self.in_place {
-            self.committed = true;
-            return Ok(());
-        }
-        file.sync_all()
-            .with_context(|| format!("syncing {}", self.tmp.display()))?;
-        fs::rename(&self.tmp, &self.target).with_context(|| {
-            format!(
-                "renaming {} to {}",
-                self.tmp.display(),
-                self.target.display()
-            )
-        })?;
-        self.committed = true;
-        if let Some(dir) = self.target.parent() {
-            // Make the rename itself durable; a directory that cannot be opened is not an error.
-            if let Ok(d) = File::open(if dir.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                dir
-            }) {
-                let _ = d.sync_all();
-            }
-        }
-        Ok(())
+            .with_context(writing)?;
+        file.commit().with_context(writing)
     }
 }
 
@@ -156,7 +106,7 @@ impl AtomicFile {
 /// `target`, found before a run starts rather than when its outputs are written.
 pub fn check_writable(target: &Path) -> anyhow::Result<()> {
     // A device or a pipe is not opened ahead: a pipe's reader would see its end at once.
-    if fs::metadata(target).is_ok_and(|m| !m.file_type().is_file() && !m.is_dir()) {
+    if cfs::is_special(target) {
         return Ok(());
     }
     AtomicFile::create_raw(target).map(drop)
@@ -243,14 +193,6 @@ impl Write for AtomicFile {
             None => Ok(()),
         };
         r.map_err(|e| self.name_error(e))
-    }
-}
-
-impl Drop for AtomicFile {
-    fn drop(&mut self) {
-        if !self.committed && !self.in_place {
-            let _ = fs::remove_file(&self.tmp);
-        }
     }
 }
 

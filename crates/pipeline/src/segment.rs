@@ -129,7 +129,7 @@ pub fn build_index(req: &IndexRequest<'_>, hooks: &DedupHooks<'_>) -> anyhow::Re
                 (writer.join(), clustered)
             });
             written.unwrap_or_else(|e| std::panic::resume_unwind(e))?;
-            clustered
+            clustered?
         } else {
             write_new_segments(&dir, req.dedup, &entries, read, &collected, &mut manifest)?;
             drop(collected);
@@ -275,10 +275,10 @@ pub fn recluster(
         let sigs = seg.signatures()?;
         for r in 0..seg.docs() {
             let site = site_of(seg.row(r)?.url.as_deref());
-            clusterer.add_on_site(seg.fingerprint_with(r, &sigs)?, &site);
+            clusterer.add_on_site(seg.fingerprint_with(r, &sigs)?, &site)?;
         }
     }
-    Ok(clusterer.cluster_with_templates(threads))
+    Ok(clusterer.cluster_with_templates(threads)?)
 }
 
 /// Writes the state and `clusters.jsonl` of the clustering, then the manifest (the commit

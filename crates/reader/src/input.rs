@@ -128,29 +128,17 @@ fn open_stream(path: &Path) -> std::io::Result<File> {
     File::open(path)
 }
 
-/// Maps a regular file.
+/// Maps a regular file (read into memory where it cannot be mapped), read ahead in order.
 fn map_file(path: &Path) -> Result<Bytes, ReadError> {
-    let open_err = |source| ReadError::Open {
+    let bytes = crawlsift_common::fs::map_or_read(path).map_err(|source| ReadError::Open {
         path: path.to_path_buf(),
         source,
-    };
-    let file = File::open(path).map_err(open_err)?;
-    let len = file.metadata().map_err(open_err)?.len();
-    if len == 0 {
-        // Mapping an empty file fails on some systems; there is nothing to map anyway.
+    })?;
+    if bytes.is_empty() {
         return Ok(Bytes::new());
     }
-    // SAFETY: the map is read-only and private to this process. Like every mmap reader (ripgrep,
-    // FastWARC), we accept that another process truncating the file while we read it is undefined
-    // behaviour; archives are written once and not modified in place.
-    match unsafe { memmap2::Mmap::map(&file) } {
-        Ok(m) => {
-            #[cfg(unix)]
-            let _ = m.advise(memmap2::Advice::Sequential);
-            Ok(Bytes::from_owner(m))
-        }
-        Err(_) => std::fs::read(path).map(Bytes::from).map_err(open_err),
-    }
+    bytes.advise(crawlsift_common::fs::Access::Sequential);
+    Ok(Bytes::from_owner(bytes))
 }
 
 #[cfg(test)]

@@ -1,5 +1,10 @@
 //! Words of a text: maximal runs of Unicode letters and digits (general categories `L*` and `N*`,
 //! what Python's `[^\W_]+` matches), lower-cased. No stemming, no stop list.
+//!
+//! This is not dedup's definition of a word (`crawlsift_dedup::normalize`, which every comparison
+//! of texts uses), on purpose: statistics count words as written, the way the published reference
+//! counts and other tools do (`../shared/corpus/text/INDEX.md`), where dedup folds compatibility
+//! forms and case and splits ideographs to decide that two texts say the same thing.
 
 use unicode_general_category::{get_general_category, GeneralCategory as G};
 

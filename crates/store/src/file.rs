@@ -29,9 +29,9 @@ use std::ops::Range;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
+use crawlsift_common::fs::{self as cfs, AtomicFile, FileBytes};
 use crawlsift_common::limits::{STORE_MAX_HEADER_BYTES, STORE_WRITE_BUFFER_BYTES};
 use crawlsift_dedup::DedupConfig;
-use memmap2::{Advice, Mmap};
 use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
 use crate::error::{Result, StoreError};
@@ -57,7 +57,7 @@ pub enum Access {
 
 #[derive(Debug)]
 enum Data {
-    Map(Mmap),
+    Map(FileBytes),
     Read(File),
 }
 
@@ -89,13 +89,11 @@ impl StoreFile {
             .map_err(|_| StoreError::damaged(path, 0, "larger than this machine can address"))?;
         let (data, head) = match access {
             Access::Map => {
-                // SAFETY: store files are written once under a temporary name and renamed into
-                // place, never modified afterwards; every read below is bounds-checked, so even a
-                // file changed under us gives wrong bytes (caught as damage), not undefined reads
-                // past the map.
-                let map = unsafe { Mmap::map(&file) }.map_err(io)?;
+                // Every read below is bounds-checked, so even a file changed under the map
+                // gives wrong bytes (caught as damage), not reads past it.
+                let map = cfs::map_open(&file).map_err(io)?;
                 // A search reads scattered pages: no read-ahead around them. Only a hint.
-                let _ = map.advise(Advice::Random);
+                map.advise(cfs::Access::Random);
                 let head = map[..len.min(map.len()).min(STORE_MAX_HEADER_BYTES)].to_vec();
                 (Data::Map(map), head)
             }
@@ -222,9 +220,9 @@ impl StoreFile {
         let sum = match &self.data {
             Data::Map(map) => {
                 // A whole read: read ahead while it lasts, then back to scattered reads.
-                let _ = map.advise(Advice::Sequential);
+                map.advise(cfs::Access::Sequential);
                 let sum = xxh3_64(&map[self.body.clone()]);
-                let _ = map.advise(Advice::Random);
+                map.advise(cfs::Access::Random);
                 sum
             }
             Data::Read(file) => {
@@ -409,9 +407,9 @@ pub fn write_file_with(
     header.extend_from_slice(&config_json);
     header.resize(header_len, 0);
 
-    let tmp = path.with_extension("tmp");
     let io = |e| StoreError::io(path, e);
-    let mut file = File::create(&tmp).map_err(io)?;
+    // Temporary name, fsync, rename, folder fsync; dropped on an error, the temporary goes.
+    let mut file = AtomicFile::create(path).map_err(io)?;
     // The header goes first as a placeholder: its checksums are known once the body is written.
     file.write_all(&header).map_err(io)?;
     let mut w = SectionWriter {
@@ -436,24 +434,18 @@ pub fn write_file_with(
         w.put(&pad[..at - w.at]).map_err(io)?;
         w.flush_buffer().map_err(io)
     })();
-    if let Err(e) = body {
-        drop(w);
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
-    }
+    body?;
     header[24..32].copy_from_slice(&w.hash.digest().to_le_bytes());
     let sum = xxh3_64(&header);
     header[HEADER_CHECKSUM_AT..HEADER_CHECKSUM_AT + 8].copy_from_slice(&sum.to_le_bytes());
-    w.file.write_all_at(&header, 0).map_err(io)?;
-    w.file.sync_all().map_err(io)?;
-    drop(w);
-    std::fs::rename(&tmp, path).map_err(io)
+    w.file.file().write_all_at(&header, 0).map_err(io)?;
+    w.file.commit().map_err(io)
 }
 
 /// The body of a store file on its way to the file ([`write_file_with`]): buffered, hashed and
 /// counted.
 pub struct SectionWriter {
-    file: File,
+    file: AtomicFile,
     buf: Vec<u8>,
     hash: Xxh3,
     /// Bytes of the file so far, header included.
@@ -597,6 +589,16 @@ mod tests {
             _ => w.put(if i == 0 { b"abc" } else { b"z" }),
         });
         assert!(matches!(e, Err(StoreError::Invalid(_))), "{e:?}");
-        assert!(!short.exists() && !short.with_extension("tmp").exists());
+        assert!(!short.exists());
+        let mut left: Vec<_> = std::fs::read_dir(d.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            ["pieces.bin", "whole.bin"],
+            "no temporary file is left"
+        );
     }
 }

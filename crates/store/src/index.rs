@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crawlsift_common::fs::AtomicFile;
 use crawlsift_dedup::{Clustering, DedupConfig, MatchKind};
 use serde::Serialize;
 
@@ -240,12 +241,11 @@ pub fn kind_name(k: MatchKind) -> &'static str {
 }
 
 /// Writes `clusters.jsonl` of `index`'s folder from clustering `c` over its documents in index
-/// order (temporary name, fsync, rename).
+/// order ([`AtomicFile`]: temporary name, fsync, rename, folder fsync).
 pub fn write_clusters(index: &Index, c: &Clustering) -> Result<()> {
     let path = index.dir().join(CLUSTERS_FILE);
-    let tmp = index.dir().join(format!("{CLUSTERS_FILE}.tmp"));
     let io = |e| StoreError::io(&path, e);
-    let mut out = std::io::BufWriter::new(std::fs::File::create(&tmp).map_err(io)?);
+    let mut out = std::io::BufWriter::new(AtomicFile::create(&path).map_err(io)?);
     for (i, cl) in c.clusters.iter().enumerate() {
         let mut members = Vec::with_capacity(cl.members.len());
         for m in &cl.members {
@@ -263,6 +263,5 @@ pub fn write_clusters(index: &Index, c: &Clustering) -> Result<()> {
         out.write_all(b"\n").map_err(io)?;
     }
     let f = out.into_inner().map_err(|e| io(e.into_error()))?;
-    f.sync_all().map_err(io)?;
-    std::fs::rename(&tmp, &path).map_err(io)
+    f.commit().map_err(io)
 }

@@ -6,6 +6,7 @@
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
+use crawlsift_common::fs::AtomicFile;
 use crawlsift_dedup::DedupConfig;
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::Xxh3;
@@ -85,18 +86,17 @@ impl Manifest {
         Ok(m)
     }
 
-    /// Writes it into `dir` (temporary name, fsync, rename).
+    /// Writes it into `dir` ([`AtomicFile`]: temporary name, fsync, rename, folder fsync; the
+    /// temporary removed on error).
     pub fn write(&self, dir: &Path) -> Result<()> {
         let path = dir.join(MANIFEST_FILE);
-        let tmp = dir.join(format!("{MANIFEST_FILE}.tmp"));
         let io = |e| StoreError::io(&path, e);
-        let mut f = std::fs::File::create(&tmp).map_err(io)?;
         let mut json =
             serde_json::to_vec_pretty(self).map_err(|e| StoreError::Invalid(e.to_string()))?;
         json.push(b'\n');
+        let mut f = AtomicFile::create(&path).map_err(io)?;
         f.write_all(&json).map_err(io)?;
-        f.sync_all().map_err(io)?;
-        std::fs::rename(&tmp, &path).map_err(io)
+        f.commit().map_err(io)
     }
 
     /// Documents over all segments.

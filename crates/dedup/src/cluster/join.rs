@@ -6,6 +6,7 @@
 use super::profiles::Docs;
 use super::template::{judge_pairs, SiteTemplates};
 use super::{Cluster, ClusterStats, DocPrint, MatchKind, Member};
+use crate::error::SpillError;
 use crate::fingerprint::DedupConfig;
 use crate::profile::word_share;
 
@@ -25,7 +26,7 @@ pub(super) fn join(
     boilerplate_head: &[bool],
     stats: &mut ClusterStats,
     (threads, budget): (usize, usize),
-) -> Joined {
+) -> Result<Joined, SpillError> {
     let n = docs.len();
     let eligible = |d: u32| !boilerplate_head[d as usize];
     let pairs: Vec<(u32, u32)> = pairs
@@ -39,9 +40,12 @@ pub(super) fn join(
         threads,
         budget,
         |d| docs.profile_words(d),
-        |d, out| templates.own_bag_into(&docs.profile(d), out),
+        |d, out| {
+            templates.own_bag_into(&*docs.profile(d)?, out);
+            Ok(())
+        },
         word_share,
-    );
+    )?;
     // Edges (b, a, share) with share >= threshold, in pair order.
     let mut edges: Vec<(u32, u32, f32)> = pairs
         .iter()
@@ -71,7 +75,7 @@ pub(super) fn join(
             share[b as usize] = s;
         }
     }
-    Joined { rep_of, share }
+    Ok(Joined { rep_of, share })
 }
 
 /// The clusters: each representative with its exact copies, the heads joined to it and their

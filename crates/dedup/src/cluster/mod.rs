@@ -47,7 +47,7 @@ use serde::{Deserialize, Serialize};
 
 use crawlsift_common::limits;
 
-use crate::error::DedupError;
+use crate::error::{DedupError, SpillError};
 use crate::fingerprint::{DedupConfig, Fingerprint};
 use crate::minhash::{agreements, band_key_of_rows, fold32, wide_band_key_of_rows};
 use crate::profile::WordProfile;
@@ -188,13 +188,14 @@ impl Clusterer {
 
     /// Adds the next document's fingerprint, of no known site, and returns its index. Documents
     /// without a site learn templates together, as one site.
-    pub fn add(&mut self, fp: Fingerprint) -> u32 {
+    pub fn add(&mut self, fp: Fingerprint) -> Result<u32, SpillError> {
         self.add_on_site(fp, "")
     }
 
     /// Adds the next document's fingerprint with its site (a host name: pages of one site share
-    /// template lines) and returns its index.
-    pub fn add_on_site(&mut self, mut fp: Fingerprint, site: &str) -> u32 {
+    /// template lines) and returns its index. An error (word profiles that cannot be spilled) ends
+    /// the clustering: the clusterer is not to be used after it.
+    pub fn add_on_site(&mut self, mut fp: Fingerprint, site: &str) -> Result<u32, SpillError> {
         let next = self.site_ids.len() as u32;
         let mut held = 0;
         let id = match self.site_ids.get(site) {
@@ -229,8 +230,8 @@ impl Clusterer {
         if (doc as usize + 1).is_multiple_of(limits::DEDUP_MEASURE_EVERY_DOCS) {
             self.measure_unseen();
         }
-        self.keep_within_budget();
-        doc
+        self.keep_within_budget()?;
+        Ok(doc)
     }
 
     /// Measures what the process holds beyond the count (the batches of the reading threads,
@@ -251,14 +252,10 @@ impl Clusterer {
     }
 
     /// Spills the oldest word profiles still in memory while the resident share is passed.
-    fn keep_within_budget(&mut self) {
-        if let Some(spill) = self.spill.as_mut() {
-            if let Err(e) = spill.keep(&mut self.profiles) {
-                spill.fail(format!(
-                    "writing word profiles to a temporary file in {}: {e}",
-                    spill.dir().display()
-                ));
-            }
+    fn keep_within_budget(&mut self) -> Result<(), SpillError> {
+        match self.spill.as_mut() {
+            Some(spill) => spill.keep(&mut self.profiles),
+            None => Ok(()),
         }
     }
 
@@ -287,12 +284,13 @@ impl Clusterer {
 
     /// Counts `bytes` the caller holds for as long as the clusterer (per-record metadata) against
     /// the resident share of [`bound_memory`](Self::bound_memory) (profiles spill first to make
-    /// room); nothing without a spill folder.
-    pub fn count_beside(&mut self, bytes: usize) {
+    /// room); nothing without a spill folder. An error is that of spilling profiles, as for
+    /// [`add_on_site`](Self::add_on_site).
+    pub fn count_beside(&mut self, bytes: usize) -> Result<(), SpillError> {
         if let Some(spill) = self.spill.as_mut() {
             spill.count_beside(bytes);
         }
-        self.keep_within_budget();
+        self.keep_within_budget()
     }
 
     /// Takes back `bytes` counted by [`count_beside`](Self::count_beside) that the caller no
@@ -320,13 +318,6 @@ impl Clusterer {
         self.spill.as_ref().map_or(0, ProfileSpill::spilled)
     }
 
-    /// The first failure to write or read back spilled word profiles or signatures, if any: a
-    /// clustering or a profile given after one is not to be trusted.
-    pub fn spill_error(&self) -> Option<String> {
-        let profiles = self.spill.as_ref().and_then(ProfileSpill::error);
-        profiles.or_else(|| self.signatures.error())
-    }
-
     /// Moves the MinHash signatures (and wide bytes) of the oldest documents still holding theirs
     /// to disk, `limits::DEDUP_SIGNATURE_SPILL_BLOCK` documents at a time, until about `bytes`
     /// are freed: what the caller does once every word profile and what it holds itself are on
@@ -334,7 +325,7 @@ impl Clusterer {
     /// [`bound_memory`](Self::bound_memory). Clustering reads them back (a block of rows at a
     /// time for band keys and popularity, one signature at a time for a candidate check), and the
     /// result is the same bytes. Returns the bytes freed; nothing without a spill folder.
-    pub fn spill_signatures(&mut self, bytes: usize) -> std::io::Result<usize> {
+    pub fn spill_signatures(&mut self, bytes: usize) -> Result<usize, SpillError> {
         let Some(spill) = self.spill.as_mut() else {
             return Ok(0);
         };
@@ -366,11 +357,11 @@ impl Clusterer {
     }
 
     /// Every document's fingerprint and profile, spilled profiles written out first.
-    fn docs(&self) -> Docs<'_> {
+    fn docs(&self) -> Result<Docs<'_>, SpillError> {
         if let Some(s) = self.spill.as_ref() {
-            s.flush();
+            s.flush()?;
         }
-        Docs::new(&self.profiles, self.spill.as_ref())
+        Ok(Docs::new(&self.profiles, self.spill.as_ref()))
     }
 
     /// Documents added so far.
@@ -421,23 +412,24 @@ impl Clusterer {
     }
 
     /// Clusters everything added, on one thread.
-    pub fn finish(self) -> Clustering {
+    pub fn finish(self) -> Result<Clustering, SpillError> {
         self.finish_on(1)
     }
 
     /// Clusters everything added, sharing the work among `threads` threads. The result does not
-    /// depend on `threads`.
-    pub fn finish_on(self, threads: usize) -> Clustering {
+    /// depend on `threads`. An error is a spill file that could not be written or read back
+    /// (only with [`bound_memory`](Self::bound_memory) given a folder).
+    pub fn finish_on(self, threads: usize) -> Result<Clustering, SpillError> {
         self.cluster_on(threads)
     }
 
     /// The word profile of document `doc` (for reports: its words as 32-bit hashes), read back
-    /// when it was spilled.
-    pub fn profile(&self, doc: u32) -> Option<Cow<'_, WordProfile>> {
+    /// when it was spilled (`None` past the last document).
+    pub fn profile(&self, doc: u32) -> Result<Option<Cow<'_, WordProfile>>, SpillError> {
         if doc as usize >= self.fps.len() {
-            return None;
+            return Ok(None);
         }
-        Some(self.docs().profile(doc))
+        self.docs()?.profile(doc).map(Some)
     }
 
     /// The fingerprint of document `doc`, as added; `None` when its word profile was spilled
@@ -459,17 +451,20 @@ impl Clusterer {
     }
 
     /// As [`finish_on`](Self::finish_on), keeping the fingerprints (for [`profile`](Self::profile)).
-    pub fn cluster_on(&self, threads: usize) -> Clustering {
-        self.cluster_with_templates(threads).0
+    pub fn cluster_on(&self, threads: usize) -> Result<Clustering, SpillError> {
+        Ok(self.cluster_with_templates(threads)?.0)
     }
 
     /// As [`cluster_on`](Self::cluster_on), also giving the hashes of the lines found to be site
     /// template (sorted): what a later search needs to compare words as clustering did.
-    pub fn cluster_with_templates(&self, threads: usize) -> (Clustering, Vec<u64>) {
+    pub fn cluster_with_templates(
+        &self,
+        threads: usize,
+    ) -> Result<(Clustering, Vec<u64>), SpillError> {
         let threads = threads.max(1);
         let cfg = &self.cfg;
         let fps = &self.fps;
-        let docs = self.docs();
+        let docs = self.docs()?;
         let n = fps.len();
         let mut stats = ClusterStats {
             documents: n as u64,
@@ -515,7 +510,7 @@ impl Clusterer {
             .filter(|&h| self.judged(h as usize) && !boilerplate_head[h as usize])
             .collect();
         let pairs = self.candidates(&search, &popular, &mut stats, threads);
-        self.count_short_near(&groups.heads, &popular, &mut stats, threads);
+        self.count_short_near(&groups.heads, &popular, &mut stats, threads)?;
         drop(popular);
 
         // 4: site templates; heads mostly made of template lines are boilerplate too.
@@ -527,10 +522,10 @@ impl Clusterer {
             &pairs,
             threads,
             self.working_memory(),
-        );
+        )?;
         stats.same_class_pairs = templates.same_class_pairs;
         stats.template_lines = templates.lines.len() as u64;
-        let template_share: Vec<f32> = templates.shares(docs, threads);
+        let template_share: Vec<f32> = templates.shares(docs, threads)?;
         let (all, kept) =
             template_share
                 .iter()
@@ -559,7 +554,7 @@ impl Clusterer {
             &boilerplate_head,
             &mut stats,
             (threads, self.working_memory()),
-        );
+        )?;
         drop(pairs);
         let clusters = join::gather(fps, &groups.head_of, &joined, &short_web, &mut stats);
         let boilerplate: Vec<u32> = (0..n as u32)
@@ -577,7 +572,10 @@ impl Clusterer {
             template_share,
             stats,
         };
-        (clustering, template_lines)
+        // Signatures are read back inside the parallel steps: the first read that failed
+        // comes back here.
+        self.signatures.take_error()?;
+        Ok((clustering, template_lines))
     }
 
     /// Exact groups over every text with a signature (short ones included); counts Adler-32
@@ -646,7 +644,7 @@ impl Clusterer {
         popular: &Popularity,
         stats: &mut ClusterStats,
         threads: usize,
-    ) {
+    ) -> Result<(), SpillError> {
         let short: Vec<u32> = heads
             .iter()
             .copied()
@@ -654,15 +652,18 @@ impl Clusterer {
             .collect();
         let mut scratch = ClusterStats::default();
         let pairs = self.candidates(&short, popular, &mut scratch, threads);
-        let docs = self.docs();
+        let docs = self.docs()?;
         let shares = template::judge_pairs(
             &pairs,
             threads,
             self.working_memory(),
             |d| docs.profile_words(d),
-            |d, out| docs.profile(d).bag_into(|_| true, out),
+            |d, out| {
+                docs.profile(d)?.bag_into(|_| true, out);
+                Ok(())
+            },
             crate::profile::word_share,
-        );
+        )?;
         let near: Vec<(u32, u32)> = pairs
             .iter()
             .zip(shares)
@@ -674,6 +675,7 @@ impl Clusterer {
         docs.dedup();
         stats.short_near_pairs = near.len() as u64;
         stats.short_near_documents = docs.len() as u64;
+        Ok(())
     }
 
     /// Candidate pairs `(a, b)`, `a < b`, sorted: heads sharing a band key (MinHash, bands

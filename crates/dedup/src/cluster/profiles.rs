@@ -6,9 +6,9 @@
 //! one positioned read (`pread`) of its bytes, so resident memory holds only the profiles being
 //! compared; the file is gone when the clusterer is dropped, however the run ends.
 //!
-//! [`Docs`] is the clustering steps' view of every document's profile, wherever that is. A read of the spill file that fails (the disk, not the input) gives an empty
-//! profile and is remembered: [`ProfileSpill::error`] reports it once clustering is done, and the
-//! run fails rather than write clusters judged on missing words.
+//! [`Docs`] is the clustering steps' view of every document's profile, wherever that is. A write
+//! or read of the spill file that fails (the disk, not the input) is a [`SpillError`] returned to
+//! the caller: no document is judged on missing words.
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
@@ -19,6 +19,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use crawlsift_common::limits::DEDUP_SPILL_WRITE_BUFFER as SPILL_WRITE_BUFFER;
+
+use crate::error::SpillError;
 
 use crate::profile::{Line, WordProfile};
 
@@ -60,7 +62,6 @@ pub(crate) struct ProfileSpill {
     /// The file, and its writer (locked only to flush it before reads).
     file: Option<(File, Mutex<BufWriter<File>>)>,
     end: u64,
-    error: Mutex<Option<String>>,
 }
 
 impl ProfileSpill {
@@ -76,7 +77,6 @@ impl ProfileSpill {
             slots: Vec::new(),
             file: None,
             end: 0,
-            error: Mutex::new(None),
         }
     }
 
@@ -136,28 +136,36 @@ impl ProfileSpill {
 
     /// Moves the oldest profiles still in memory into the file, in document order, until the
     /// resident budget holds again (or every profile is in the file).
-    /// `resident` holds the profiles of the documents not spilled yet, oldest first.
-    pub(crate) fn keep(&mut self, resident: &mut VecDeque<WordProfile>) -> std::io::Result<()> {
+    /// `resident` holds the profiles of the documents not spilled yet, oldest first. After an
+    /// error the spill is not to be used again.
+    pub(crate) fn keep(&mut self, resident: &mut VecDeque<WordProfile>) -> Result<(), SpillError> {
         while self.resident_bytes() > self.resident_budget {
             let Some(p) = resident.pop_front() else {
                 break;
             };
             self.resident_bytes = self.resident_bytes.saturating_sub(p.memory_bytes());
             self.beside += std::mem::size_of::<Slot>(); // where it went stays in memory
-            self.write(&p)?;
+            let at = self.end;
+            self.write(&p).map_err(|e| self.error("writing", at, e))?;
         }
         Ok(())
+    }
+
+    /// The error of a failed write or read at byte `offset` of the file.
+    fn error(&self, action: &'static str, offset: u64, source: std::io::Error) -> SpillError {
+        SpillError {
+            what: "word profile",
+            action,
+            dir: self.dir.clone(),
+            offset,
+            source,
+        }
     }
 
     /// Appends a profile to the file (made at the first), noting where it is.
     fn write(&mut self, p: &WordProfile) -> std::io::Result<()> {
         if self.file.is_none() {
-            let file = tempfile::tempfile_in(&self.dir).map_err(|e| {
-                std::io::Error::new(
-                    e.kind(),
-                    format!("word profile spill file in {}: {e}", self.dir.display()),
-                )
-            })?;
+            let file = crawlsift_common::fs::spill_file(&self.dir, "word profile")?;
             let writer = BufWriter::with_capacity(SPILL_WRITE_BUFFER, file.try_clone()?);
             self.file = Some((file, Mutex::new(writer)));
         }
@@ -170,7 +178,7 @@ impl ProfileSpill {
             words: p.words.len() as u32,
             lines: p.lines.len() as u32,
         };
-        // Counted before writing: a failed write leaves the slot, and the run fails at the end.
+        // Counted before writing: after a failed write the spill is not used again.
         self.end += slot.bytes() as u64;
         self.slots.push(slot);
         for word in p.words.iter() {
@@ -183,23 +191,13 @@ impl ProfileSpill {
         Ok(())
     }
 
-    /// Writes out what is buffered, before profiles are read back (a failure is remembered).
-    pub(crate) fn flush(&self) {
+    /// Writes out what is buffered, before profiles are read back.
+    pub(crate) fn flush(&self) -> Result<(), SpillError> {
         if let Some((_, w)) = self.file.as_ref() {
             let mut w = w.lock().unwrap_or_else(|p| p.into_inner());
-            if let Err(e) = w.flush() {
-                let dir = self.dir.display();
-                self.fail(format!(
-                    "writing word profiles to a temporary file in {dir}: {e}"
-                ));
-            }
+            w.flush().map_err(|e| self.error("writing", self.end, e))?;
         }
-    }
-
-    /// Remembers the first failure.
-    pub(crate) fn fail(&self, why: String) {
-        let mut err = self.error.lock().unwrap_or_else(|p| p.into_inner());
-        err.get_or_insert(why);
+        Ok(())
     }
 
     fn slot(&self, doc: u32) -> Option<&Slot> {
@@ -207,14 +205,16 @@ impl ProfileSpill {
     }
 
     /// The spilled profile of `doc`, read back (`None` when it is in memory).
-    fn read(&self, doc: u32) -> Option<WordProfile> {
-        let slot = *self.slot(doc)?;
-        let (file, _) = self.file.as_ref()?;
+    fn read(&self, doc: u32) -> Result<Option<WordProfile>, SpillError> {
+        let Some(&slot) = self.slot(doc) else {
+            return Ok(None);
+        };
+        let Some((file, _)) = self.file.as_ref() else {
+            return Ok(None);
+        };
         let mut buf = vec![0u8; slot.bytes()];
-        if let Err(e) = file.read_exact_at(&mut buf, slot.offset) {
-            self.fail(format!("reading back a word profile: {e}"));
-            return Some(WordProfile::default());
-        }
+        file.read_exact_at(&mut buf, slot.offset)
+            .map_err(|e| self.error("reading back", slot.offset, e))?;
         let (words, lines) = buf.split_at(slot.words as usize * 4);
         let words = words
             .chunks_exact(4)
@@ -231,12 +231,19 @@ impl ProfileSpill {
                 }
             })
             .collect();
-        Some(WordProfile { words, lines })
+        Ok(Some(WordProfile { words, lines }))
     }
 
-    /// The first failed read of a spilled profile, if any.
-    pub(crate) fn error(&self) -> Option<String> {
-        self.error.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    /// Makes every later read of the file fail, as a disk that fails would (for tests): the file
+    /// read from becomes one opened for writing only.
+    #[cfg(test)]
+    pub(crate) fn break_reads(&mut self) {
+        if let Some((file, _)) = self.file.as_mut() {
+            *file = std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/null")
+                .expect("/dev/null opens");
+        }
     }
 }
 
@@ -273,12 +280,13 @@ impl<'a> Docs<'a> {
         self.resident.get(at)
     }
 
-    /// The profile of document `d`, read back when it was spilled (empty past the last).
-    pub(crate) fn profile(&self, d: u32) -> Cow<'a, WordProfile> {
-        if let Some(p) = self.spill.and_then(|s| s.read(d)) {
-            return Cow::Owned(p);
+    /// The profile of document `d`, read back when it was spilled (empty past the last); an
+    /// error when it cannot be read back.
+    pub(crate) fn profile(&self, d: u32) -> Result<Cow<'a, WordProfile>, SpillError> {
+        if let Some(p) = self.spill.map(|s| s.read(d)).transpose()?.flatten() {
+            return Ok(Cow::Owned(p));
         }
-        self.resident(d).map_or_else(Cow::default, Cow::Borrowed)
+        Ok(self.resident(d).map_or_else(Cow::default, Cow::Borrowed))
     }
 
     /// Words and lines in the profile of document `d` (without reading it back).

@@ -14,16 +14,19 @@
 //!   their wide bytes), so that one LSH band, or the rows popularity counts, of every document is
 //!   one read a chunk, not one a document.
 //!
-//! A read that fails (the disk, not the input) gives zeros and is remembered: the run fails rather
-//! than write clusters judged on missing rows. [`Signatures`] is the clustering steps' view.
+//! A read fails only by the disk, not the input. Reads happen deep inside parallel steps (bucket
+//! checks, band keys), so a failed one gives zeros there and its [`SpillError`] is kept; the
+//! clustering takes it back ([`SignatureStore::take_error`]) before it returns and returns it
+//! instead of clusters judged on missing rows. [`Signatures`] is the clustering steps' view.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use crate::error::SpillError;
 use crate::fingerprint::Fingerprint;
 
 /// The document had a whole signature (`perms` bytes).
@@ -55,9 +58,12 @@ pub(crate) struct SignatureStore {
     other: HashMap<u32, Given>,
     /// Bytes of every signature and wide bytes as given (the index size reported).
     given_bytes: usize,
-    /// The file by document and the file by row, and their folder.
+    /// The file by document and the file by row.
     files: Option<(File, File)>,
-    error: Mutex<Option<String>>,
+    /// The folder of the files (for errors).
+    dir: PathBuf,
+    /// The first failed read, until the clustering takes it back.
+    error: Mutex<Option<SpillError>>,
 }
 
 impl SignatureStore {
@@ -73,6 +79,7 @@ impl SignatureStore {
             other: HashMap::new(),
             given_bytes: 0,
             files: None,
+            dir: PathBuf::new(),
             error: Mutex::new(None),
         }
     }
@@ -162,25 +169,33 @@ impl SignatureStore {
 
     /// Moves the oldest chunks still in memory (never the one being filled) to disk, in `dir`,
     /// until `bytes` are freed or none is left to move. Returns the bytes freed.
-    pub(crate) fn spill(&mut self, dir: &Path, bytes: usize) -> std::io::Result<usize> {
+    pub(crate) fn spill(&mut self, dir: &Path, bytes: usize) -> Result<usize, SpillError> {
         let mut freed = 0;
         let full = self.kinds.len() / self.block;
+        self.dir = dir.to_path_buf();
         while freed < bytes && self.spilled < full {
-            freed += self.spill_chunk(dir)?;
+            let at = (self.spilled * self.block * self.perms) as u64;
+            freed += self
+                .spill_chunk(dir)
+                .map_err(|e| self.error("writing", at, e))?;
         }
         Ok(freed)
     }
 
+    /// The error of a failed write or read at byte `offset` of a file.
+    fn error(&self, action: &'static str, offset: u64, source: std::io::Error) -> SpillError {
+        SpillError {
+            what: "signature",
+            action,
+            dir: self.dir.clone(),
+            offset,
+            source,
+        }
+    }
+
     fn spill_chunk(&mut self, dir: &Path) -> std::io::Result<usize> {
         if self.files.is_none() {
-            let make = || {
-                tempfile::tempfile_in(dir).map_err(|e| {
-                    std::io::Error::new(
-                        e.kind(),
-                        format!("signature spill file in {}: {e}", dir.display()),
-                    )
-                })
-            };
+            let make = || crawlsift_common::fs::spill_file(dir, "signature");
             self.files = Some((make()?, make()?));
         }
         let (p, b, k) = (self.perms, self.block, self.spilled);
@@ -216,7 +231,7 @@ impl SignatureStore {
     }
 
     /// Reads `buf.len()` bytes at `at` of the file by document (`rows` false) or by row; a
-    /// failure is remembered and gives zeros.
+    /// failure gives zeros and is kept for [`take_error`](Self::take_error).
     fn read(&self, rows: bool, buf: &mut [u8], at: usize) {
         let Some((docs_file, rows_file)) = self.files.as_ref() else {
             return;
@@ -225,13 +240,16 @@ impl SignatureStore {
         if let Err(e) = file.read_exact_at(buf, at as u64) {
             buf.fill(0);
             let mut err = self.error.lock().unwrap_or_else(|p| p.into_inner());
-            err.get_or_insert(format!("reading back spilled signatures: {e}"));
+            err.get_or_insert_with(|| self.error("reading back", at as u64, e));
         }
     }
 
-    /// The first failed read, if any.
-    pub(crate) fn error(&self) -> Option<String> {
-        self.error.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    /// The first failed read since the last call, as an error (`Ok` when every read succeeded).
+    pub(crate) fn take_error(&self) -> Result<(), SpillError> {
+        match self.error.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
     }
 }
 
@@ -410,6 +428,6 @@ mod tests {
                 rows(new, &unordered, first, n)
             );
         }
-        assert!(spilled.error().is_none());
+        assert!(spilled.take_error().is_ok());
     }
 }

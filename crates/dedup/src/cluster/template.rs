@@ -15,6 +15,7 @@ use crawlsift_common::parallel::in_parallel;
 
 use super::profiles::Docs;
 use super::union_find::UnionFind;
+use crate::error::SpillError;
 use crate::fingerprint::DedupConfig;
 use crate::profile::{word_share, WordProfile};
 
@@ -38,13 +39,14 @@ struct BagPart {
 impl PairBags {
     /// The bags `make` appends to a list for every document of `pairs`, each of at most
     /// `words(d)` words (each thread's list is made that size at once, not grown by doubling to
-    /// up to twice what it holds).
+    /// up to twice what it holds). The first error of `make` (a profile that cannot be read
+    /// back) is returned.
     pub(super) fn new(
         pairs: &[(u32, u32)],
         threads: usize,
         words: impl Fn(u32) -> usize + Sync,
-        make: impl Fn(u32, &mut Vec<u32>) + Sync,
-    ) -> Self {
+        make: impl Fn(u32, &mut Vec<u32>) -> Result<(), SpillError> + Sync,
+    ) -> Result<Self, SpillError> {
         let mut docs: Vec<u32> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
         docs.sort_unstable();
         docs.dedup();
@@ -53,22 +55,23 @@ impl PairBags {
             let ends = chunk
                 .iter()
                 .map(|&d| {
-                    make(d, &mut words);
-                    words.len()
+                    make(d, &mut words)?;
+                    Ok(words.len())
                 })
-                .collect::<Vec<usize>>();
-            (chunk.len(), words, ends)
+                .collect::<Result<Vec<usize>, SpillError>>()?;
+            Ok((chunk.len(), words, ends))
         });
         let mut first = 0;
         let parts = made
             .into_iter()
-            .map(|(len, words, ends)| {
+            .map(|made| {
+                let (len, words, ends) = made?;
                 let part = BagPart { first, words, ends };
                 first += len;
-                part
+                Ok(part)
             })
-            .collect();
-        Self { docs, parts }
+            .collect::<Result<_, SpillError>>()?;
+        Ok(Self { docs, parts })
     }
 
     /// The bag of document `d` (one of the pairs' documents).
@@ -95,15 +98,15 @@ impl PairBags {
 /// Bags are made for the documents of a run of consecutive pairs at a time, the run cut where its
 /// bags would pass `budget` bytes (a bag holds at most `words(d)` words; a document in several
 /// runs has its bag made again), so memory stays within the budget whatever the pairs; the result
-/// does not depend on where the runs are cut.
+/// does not depend on where the runs are cut. The first error of `make` is returned.
 pub(super) fn judge_pairs<R: Send>(
     pairs: &[(u32, u32)],
     threads: usize,
     budget: usize,
     words: impl Fn(u32) -> usize + Sync,
-    make: impl Fn(u32, &mut Vec<u32>) + Sync,
+    make: impl Fn(u32, &mut Vec<u32>) -> Result<(), SpillError> + Sync,
     judge: impl Fn(&[u32], &[u32]) -> R + Sync,
-) -> Vec<R> {
+) -> Result<Vec<R>, SpillError> {
     let mut out = Vec::with_capacity(pairs.len());
     let mut seen: std::collections::HashSet<u32> = std::collections::HashSet::new();
     let (mut start, mut bytes) = (0usize, 0usize);
@@ -134,7 +137,7 @@ pub(super) fn judge_pairs<R: Send>(
             continue;
         }
         let run = &pairs[start..end];
-        let bags = PairBags::new(run, threads, &words, &make);
+        let bags = PairBags::new(run, threads, &words, &make)?;
         out.extend(
             in_parallel(threads, run, |chunk| {
                 chunk
@@ -147,7 +150,7 @@ pub(super) fn judge_pairs<R: Send>(
         );
         start = end;
     }
-    out
+    Ok(out)
 }
 
 /// Bytes of the word bag of a profile of `words` words in [`PairBags`] (4 a word, and some 24
@@ -175,16 +178,19 @@ impl SiteTemplates {
         pairs: &[(u32, u32)],
         threads: usize,
         budget: usize,
-    ) -> Self {
+    ) -> Result<Self, SpillError> {
         let n = docs.len();
         let same: Vec<bool> = judge_pairs(
             pairs,
             threads,
             budget,
             |d| docs.profile_words(d),
-            |d, out| docs.profile(d).bag_into(|_| true, out),
+            |d, out| {
+                docs.profile(d)?.bag_into(|_| true, out);
+                Ok(())
+            },
             |a, b| word_share(a, b) >= cfg.same_class,
-        );
+        )?;
         let mut uf = UnionFind::new(n);
         let mut join = |a: u32, b: u32| {
             let (ra, rb) = (uf.find(a), uf.find(b));
@@ -217,7 +223,7 @@ impl SiteTemplates {
             for d in 0..n as u32 {
                 let site = sites.get(d as usize).copied().unwrap_or(0);
                 let class = classes[d as usize];
-                let p = docs.profile(d);
+                let p = docs.profile(d)?;
                 seen.extend(
                     p.lines
                         .iter()
@@ -233,10 +239,10 @@ impl SiteTemplates {
                     .map(|run| run[0].1),
             );
         }
-        Self {
+        Ok(Self {
             lines,
             same_class_pairs,
-        }
+        })
     }
 
     /// True when a line (its hash) is template text.
@@ -246,15 +252,19 @@ impl SiteTemplates {
 
     /// The share of every document's profiled words that are in template lines, in document
     /// order.
-    pub(super) fn shares(&self, docs: Docs<'_>, threads: usize) -> Vec<f32> {
+    pub(super) fn shares(&self, docs: Docs<'_>, threads: usize) -> Result<Vec<f32>, SpillError> {
         let all: Vec<u32> = (0..docs.len() as u32).collect();
-        in_parallel(threads, &all, |chunk| {
+        let parts = in_parallel(threads, &all, |chunk| {
             chunk
                 .iter()
-                .map(|&d| self.share(&docs.profile(d)))
-                .collect::<Vec<f32>>()
-        })
-        .concat()
+                .map(|&d| Ok(self.share(&*docs.profile(d)?)))
+                .collect::<Result<Vec<f32>, SpillError>>()
+        });
+        let mut out = Vec::with_capacity(all.len());
+        for part in parts {
+            out.extend(part?);
+        }
+        Ok(out)
     }
 
     /// The share of a profile's words that are in template lines.
