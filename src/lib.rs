@@ -5,7 +5,6 @@
 //! the CLI does.
 #![deny(missing_docs)]
 
-mod conclude;
 mod dedup;
 mod extract;
 mod get;
@@ -156,7 +155,11 @@ where
         Err(err) if is_broken_pipe(&err) => 0, // `| head`: a quiet end
         Err(err) => {
             eprintln!("crawlsift: error: {}", message(&err));
-            if err.downcast_ref::<UsageError>().is_some() {
+            let library_usage = matches!(
+                err.downcast_ref::<crawlsift_pipeline::Error>(),
+                Some(crawlsift_pipeline::Error::Usage(_))
+            );
+            if err.downcast_ref::<UsageError>().is_some() || library_usage {
                 eprintln!("\nFor more information, try '--help'.");
                 EXIT_USAGE
             } else {
@@ -168,6 +171,9 @@ where
 
 /// Whether `err` comes from writing to a pipe whose reader has gone (`crawlsift ... | head`).
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    if let Some(e) = err.downcast_ref::<crawlsift_pipeline::Error>() {
+        return e.is_broken_pipe();
+    }
     err.chain().any(|e| {
         e.downcast_ref::<std::io::Error>()
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
@@ -206,16 +212,34 @@ pub(crate) struct JudgingArgs {
 }
 
 impl JudgingArgs {
-    /// The dedup configuration these flags give; one the clusterer refuses is a usage error.
-    pub fn config(&self) -> anyhow::Result<crawlsift_dedup::DedupConfig> {
-        let cfg = crawlsift_dedup::DedupConfig {
+    /// The library's settings of these flags (checked when the run starts).
+    pub fn judging(&self) -> crawlsift_pipeline::run::Judging {
+        crawlsift_pipeline::run::Judging {
             threshold: self.threshold,
             min_words: self.min_words,
-            ..crawlsift_dedup::DedupConfig::default()
-        };
-        crawlsift_dedup::Clusterer::new(&cfg).map_err(|e| UsageError(e.to_string()))?;
-        Ok(cfg)
+        }
     }
+}
+
+/// Runs `f` with the hooks of a command line: Ctrl-C as the cancellation, the progress bar on
+/// stderr and notes as `crawlsift COMMAND: ...` (neither with `quiet`).
+pub(crate) fn with_hooks<T>(
+    command: &str,
+    quiet: bool,
+    f: impl FnOnce(&crawlsift_pipeline::run::Hooks<'_>) -> crawlsift_pipeline::Result<T>,
+) -> crawlsift_pipeline::Result<T> {
+    let progress = progress::Progress::hidden_if(quiet);
+    let notice = |line: &str| {
+        if !quiet {
+            eprintln!("crawlsift {command}: {line}");
+        }
+    };
+    let hooks = crawlsift_pipeline::run::Hooks {
+        cancelled: &cancelled,
+        progress: &progress,
+        notice: &notice,
+    };
+    f(&hooks)
 }
 
 /// Parses `--threads`: a whole number of at least 1 (0 is a usage error, exit 2).

@@ -45,24 +45,25 @@ assert_eq!(texts, ["Hello there, reader."]);
 */
 #![deny(missing_docs)]
 
-pub mod against;
 pub mod catalog;
 pub mod checkpoint;
 pub mod collect;
-pub mod dedup;
 pub mod describe;
+pub mod error;
+pub mod flow;
 pub mod html;
-pub mod inputs;
 pub mod lines;
 pub mod output;
 pub mod page;
 pub mod phrases;
 pub mod report;
-pub mod segment;
+pub mod run;
 pub mod shard;
 pub mod site;
-pub mod stages;
 pub mod verdict;
 pub mod write;
 
-pub use inputs::{InputSet, ReadTally};
+pub use error::{Error, Result};
+pub use flow::inputs::{InputSet, ReadTally};
+/// The input set and read tally, where the Python package and older callers name them.
+pub use flow::{inputs, stages};

@@ -9,11 +9,11 @@
 //! [`writable_dir`] and [`check_writable`] find an output that cannot be written before a run
 //! reads anything, so a run never fails at its end with some outputs already written.
 
+use crate::error::{Error, IoContext, Result};
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
 use crawlsift_common::parallel::in_parallel;
 use flate2::write::GzEncoder;
 
@@ -47,24 +47,24 @@ pub struct AtomicFile {
 
 impl AtomicFile {
     /// Creates the temporary file for `target`; compresses with gzip when the name ends in `.gz`.
-    pub fn create(target: &Path) -> anyhow::Result<Self> {
+    pub fn create(target: &Path) -> Result<Self> {
         Self::create_with(target, true)
     }
 
     /// Creates the temporary file for `target`, written as given whatever its name (for data
     /// compressed by the caller).
-    pub fn create_raw(target: &Path) -> anyhow::Result<Self> {
+    pub fn create_raw(target: &Path) -> Result<Self> {
         Self::create_with(target, false)
     }
 
-    fn create_with(target: &Path, compress_by_name: bool) -> anyhow::Result<Self> {
+    fn create_with(target: &Path, compress_by_name: bool) -> Result<Self> {
         let dir = target
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
         let name = target
             .file_name()
-            .with_context(|| format!("{}: not a file name", target.display()))?;
+            .ok_or_else(|| Error::Usage(format!("{}: not a file name", target.display())))?;
         let in_place = fs::metadata(target).is_ok_and(|m| !m.file_type().is_file() && !m.is_dir());
         let tmp = if in_place {
             target.to_path_buf()
@@ -80,7 +80,7 @@ impl AtomicFile {
         } else {
             File::create(&tmp)
         }
-        .with_context(|| format!("cannot create {}", target.display()))?;
+        .at(target, || format!("cannot create {}", target.display()))?;
         let buf = BufWriter::with_capacity(OUTPUT_BUFFER_BYTES, file);
         let lossy = name.to_string_lossy();
         let sink = if !compress_by_name {
@@ -90,7 +90,7 @@ impl AtomicFile {
         } else if lossy.ends_with(".zst") {
             Sink::Zstd(
                 zstd::Encoder::new(buf, ZSTD_LEVEL)
-                    .with_context(|| format!("zstd for {}", tmp.display()))?,
+                    .at(&tmp, || format!("zstd for {}", tmp.display()))?,
             )
         } else {
             Sink::Plain(buf)
@@ -105,7 +105,7 @@ impl AtomicFile {
     }
 
     /// Finishes compression, flushes, fsyncs and renames the file to its target name.
-    pub fn commit(mut self) -> anyhow::Result<()> {
+    pub fn commit(mut self) -> Result<()> {
         let sink = self
             .sink
             .take()
@@ -114,22 +114,22 @@ impl AtomicFile {
             Sink::Plain(buf) => buf,
             Sink::Gzip(gz) => gz
                 .finish()
-                .with_context(|| format!("writing {}", self.tmp.display()))?,
+                .at(&self.tmp, || format!("writing {}", self.tmp.display()))?,
             Sink::Zstd(z) => z
                 .finish()
-                .with_context(|| format!("writing {}", self.tmp.display()))?,
+                .at(&self.tmp, || format!("writing {}", self.tmp.display()))?,
         };
         let file = buf
             .into_inner()
             .map_err(|e| e.into_error())
-            .with_context(|| format!("writing {}", self.tmp.display()))?;
+            .at(&self.tmp, || format!("writing {}", self.tmp.display()))?;
         if self.in_place {
             self.committed = true;
             return Ok(());
         }
         file.sync_all()
-            .with_context(|| format!("syncing {}", self.tmp.display()))?;
-        fs::rename(&self.tmp, &self.target).with_context(|| {
+            .at(&self.tmp, || format!("syncing {}", self.tmp.display()))?;
+        fs::rename(&self.tmp, &self.target).at(&self.target, || {
             format!(
                 "renaming {} to {}",
                 self.tmp.display(),
@@ -154,7 +154,7 @@ impl AtomicFile {
 /// Checks that `target` can be written, by creating (and removing) the temporary file
 /// [`AtomicFile`] would write it under: a missing or read-only directory is an error naming
 /// `target`, found before a run starts rather than when its outputs are written.
-pub fn check_writable(target: &Path) -> anyhow::Result<()> {
+pub fn check_writable(target: &Path) -> Result<()> {
     // A device or a pipe is not opened ahead: a pipe's reader would see its end at once.
     if fs::metadata(target).is_ok_and(|m| !m.file_type().is_file() && !m.is_dir()) {
         return Ok(());
@@ -164,13 +164,15 @@ pub fn check_writable(target: &Path) -> anyhow::Result<()> {
 
 /// Creates the directory `dir` if missing and checks that files can be created in it (a probe
 /// file, removed at once): the error names `dir`, as the user gave it.
-pub fn writable_dir(dir: &Path) -> anyhow::Result<()> {
-    fs::create_dir_all(dir)
-        .with_context(|| format!("cannot create output directory {}", dir.display()))?;
+pub fn writable_dir(dir: &Path) -> Result<()> {
+    fs::create_dir_all(dir).at(dir, || {
+        format!("cannot create output directory {}", dir.display())
+    })?;
     let probe = dir.join(format!(".crawlsift-probe-{}", std::process::id()));
-    File::create(&probe)
-        .with_context(|| format!("cannot write in output directory {}", dir.display()))?;
-    fs::remove_file(&probe).with_context(|| format!("cannot remove {}", probe.display()))?;
+    File::create(&probe).at(dir, || {
+        format!("cannot write in output directory {}", dir.display())
+    })?;
+    fs::remove_file(&probe).at(&probe, || format!("cannot remove {}", probe.display()))?;
     Ok(())
 }
 
@@ -186,9 +188,9 @@ pub fn write_gzip_chunks(
     target: &Path,
     items: usize,
     threads: usize,
-    render: impl Fn(std::ops::Range<usize>, &mut Vec<u8>) -> anyhow::Result<()> + Sync,
-) -> anyhow::Result<()> {
-    let member = |range: std::ops::Range<usize>| -> anyhow::Result<Vec<u8>> {
+    render: impl Fn(std::ops::Range<usize>, &mut Vec<u8>) -> Result<()> + Sync,
+) -> Result<()> {
+    let member = |range: std::ops::Range<usize>| -> Result<Vec<u8>> {
         let mut text = Vec::new();
         render(range, &mut text)?;
         let mut gz = GzEncoder::new(
@@ -341,7 +343,7 @@ mod tests {
     fn chunked_gzip_reads_as_one_stream_and_does_not_depend_on_threads() {
         let dir = tempfile::tempdir().unwrap();
         let items = 2 * GZIP_CHUNK_ITEMS + 17;
-        let render = |r: std::ops::Range<usize>, out: &mut Vec<u8>| -> anyhow::Result<()> {
+        let render = |r: std::ops::Range<usize>, out: &mut Vec<u8>| -> Result<()> {
             for i in r {
                 writeln!(out, "{{\"line\":{i}}}")?;
             }
