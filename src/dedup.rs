@@ -64,35 +64,8 @@ pub struct DedupArgs {
     /// 2G): past half of it, word profiles go to a temporary file in the output folder, and
     /// clustering steps work in parts within the rest. The outputs are the same bytes whatever it
     /// is. (A shard, or a run with --against, keeps its profiles in memory.)
-    #[arg(long, value_name = "SIZE", value_parser = memory_arg)]
+    #[arg(long, value_name = "SIZE", value_parser = crawlsift_pipeline::run::parse_size)]
     pub memory: Option<usize>,
-}
-
-/// A size in bytes: a number with an optional K, M, G or T (powers of 1024; a trailing B or iB
-/// is allowed), at least `limits::DEDUP_MEMORY_MIN`.
-pub(crate) fn memory_arg(s: &str) -> Result<usize, String> {
-    let t = s.trim().to_ascii_uppercase();
-    let t = t
-        .strip_suffix("IB")
-        .or_else(|| t.strip_suffix('B'))
-        .unwrap_or(&t);
-    let (num, shift) = match t.chars().last() {
-        Some('K') => (&t[..t.len() - 1], 10),
-        Some('M') => (&t[..t.len() - 1], 20),
-        Some('G') => (&t[..t.len() - 1], 30),
-        Some('T') => (&t[..t.len() - 1], 40),
-        _ => (t, 0),
-    };
-    let v: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("{s:?} is not a size such as 512M or 2G"))?;
-    let bytes = v * (1u64 << shift) as f64;
-    let min = crawlsift_common::limits::DEDUP_MEMORY_MIN;
-    if !bytes.is_finite() || bytes < min as f64 {
-        return Err(format!("{s:?}: at least {} MiB", min >> 20));
-    }
-    Ok(bytes.min(usize::MAX as f64) as usize)
 }
 
 /// Runs `crawlsift dedup`.
@@ -182,22 +155,5 @@ pub(crate) fn print_summary(command: &str, out: &Path, text: Option<&Path>, done
     }
     if let Some(a) = &done.against {
         eprintln!("  against:   {}", a.summary(out));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::memory_arg;
-
-    #[test]
-    fn memory_sizes_parse_in_powers_of_1024() {
-        assert_eq!(memory_arg("2G"), Ok(2 << 30));
-        assert_eq!(memory_arg("512m"), Ok(512 << 20));
-        assert_eq!(memory_arg("1.5GiB"), Ok(3 << 29));
-        assert_eq!(memory_arg("20000000"), Ok(20_000_000));
-        assert!(memory_arg("1K").is_err()); // below the minimum
-        assert!(memory_arg("lots").is_err());
-        assert!(memory_arg("-3G").is_err());
-        assert!(memory_arg("").is_err());
     }
 }

@@ -1,8 +1,7 @@
-//! The crawlsift command line as a library: [`run`] parses the arguments, runs one subcommand and
-//! turns how it ended into the exit status (one meaning per status, [`EXIT_STATUS_HELP`]). The
-//! binary (`main.rs`) adds only the Ctrl-C handler; the Python package calls [`run`] in-process
-//! for the steps a distributed job needs (`dedup --shard`, `merge`), so they behave exactly as
-//! the CLI does.
+//! The crawlsift command line as a library: [`run`] parses the arguments, calls the subcommand's
+//! run in `crawlsift_pipeline::run` with the command line's hooks (Ctrl-C, progress bar, notes),
+//! prints its outcome and turns how it ended into the exit status (one meaning per status,
+//! [`EXIT_STATUS_HELP`]). The binary (`main.rs`) adds only the Ctrl-C handler.
 #![deny(missing_docs)]
 
 mod dedup;
@@ -91,18 +90,6 @@ pub const EXIT_PROBLEMS: u8 = 3;
 /// The exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
 pub const EXIT_INTERRUPTED: u8 = 130;
 
-/// An error in the arguments found after parsing (a configuration the library refuses): exit 2.
-#[derive(Debug)]
-pub(crate) struct UsageError(pub String);
-
-impl std::fmt::Display for UsageError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for UsageError {}
-
 /// How a command ended: its exit status ([`EXIT_STATUS_HELP`]), a number so that both the binary
 /// and in-process callers (the Python package) get it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -155,11 +142,8 @@ where
         Err(err) if is_broken_pipe(&err) => 0, // `| head`: a quiet end
         Err(err) => {
             eprintln!("crawlsift: error: {}", message(&err));
-            let library_usage = matches!(
-                err.downcast_ref::<crawlsift_pipeline::Error>(),
-                Some(crawlsift_pipeline::Error::Usage(_))
-            );
-            if err.downcast_ref::<UsageError>().is_some() || library_usage {
+            // Arguments the library refuses after parsing are usage errors too.
+            if let Some(crawlsift_pipeline::Error::Usage(_)) = err.downcast_ref() {
                 eprintln!("\nFor more information, try '--help'.");
                 EXIT_USAGE
             } else {

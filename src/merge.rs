@@ -31,7 +31,7 @@ pub struct MergeArgs {
     /// Memory for what the merge keeps per document and for clustering (e.g. 512M, 2G), as for
     /// `dedup` (word profiles spill to disk past half of it): the outputs are the same bytes
     /// whatever it is.
-    #[arg(long, value_name = "SIZE", value_parser = crate::dedup::memory_arg)]
+    #[arg(long, value_name = "SIZE", value_parser = crawlsift_pipeline::run::parse_size)]
     pub memory: Option<usize>,
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j', value_parser = crate::threads_arg)]

@@ -11,8 +11,11 @@ pub mod against;
 pub mod conclude;
 pub mod dedup;
 pub mod extract;
+pub mod get;
 pub mod index;
 pub mod merge;
+pub mod pages;
+pub mod query;
 pub mod read;
 pub mod records;
 pub mod segment;
@@ -101,4 +104,48 @@ pub fn threads(asked: Option<usize>) -> usize {
             .map(|n| n.get())
             .unwrap_or(1)
     })
+}
+
+/// A size in bytes: a number with an optional K, M, G or T (powers of 1024; a trailing B or iB
+/// is allowed), at least `limits::DEDUP_MEMORY_MIN`.
+pub fn parse_size(s: &str) -> Result<usize, String> {
+    let t = s.trim().to_ascii_uppercase();
+    let t = t
+        .strip_suffix("IB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(&t);
+    let (num, shift) = match t.chars().last() {
+        Some('K') => (&t[..t.len() - 1], 10),
+        Some('M') => (&t[..t.len() - 1], 20),
+        Some('G') => (&t[..t.len() - 1], 30),
+        Some('T') => (&t[..t.len() - 1], 40),
+        _ => (t, 0),
+    };
+    let v: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a size such as 512M or 2G"))?;
+    let bytes = v * (1u64 << shift) as f64;
+    let min = crawlsift_common::limits::DEDUP_MEMORY_MIN;
+    if !bytes.is_finite() || bytes < min as f64 {
+        return Err(format!("{s:?}: at least {} MiB", min >> 20));
+    }
+    Ok(bytes.min(usize::MAX as f64) as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn memory_sizes_parse_in_powers_of_1024() {
+        assert_eq!(parse_size("2G"), Ok(2 << 30));
+        assert_eq!(parse_size("512m"), Ok(512 << 20));
+        assert_eq!(parse_size("1.5GiB"), Ok(3 << 29));
+        assert_eq!(parse_size("20000000"), Ok(20_000_000));
+        assert!(parse_size("1K").is_err()); // below the minimum
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("-3G").is_err());
+        assert!(parse_size("").is_err());
+    }
 }
