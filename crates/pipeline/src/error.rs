@@ -59,9 +59,6 @@ pub enum Error {
     /// Shards that do not make one complete run (`merge`).
     #[error("{0}")]
     Shards(String),
-    /// The run was stopped (the cancellation hook said so) before its outputs were written.
-    #[error("interrupted")]
-    Interrupted,
     /// An error writing to a stream that is not a named file (standard output).
     #[error(transparent)]
     Stream(#[from] std::io::Error),

@@ -85,7 +85,6 @@ fn raise(err: Error) -> PyErr {
         Error::Shards(_) => ShardsError::new_err(text),
         Error::Damaged { .. } => DamagedError::new_err(text),
         Error::Io { .. } | Error::Stream(_) | Error::Read(_) => InputOutputError::new_err(text),
-        Error::Interrupted => RunInterrupted::new_err(text),
         _ => CrawlsiftError::new_err(text),
     }
 }

@@ -102,3 +102,72 @@ where
         read_in_order(s, inputs, reading, records, workers, drain).map(|o| o.reports)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn sample() -> InputSet {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/sample.warc.gz");
+        InputSet::expand(&[root.clone(), root]).expect("the sample is there")
+    }
+
+    /// Offsets of every record, as the drain sees them.
+    fn offsets(inputs: &InputSet, threads: usize, cancelled: Cancelled<'_>) -> (Vec<u64>, Reports) {
+        let cfg = ReaderConfig {
+            threads,
+            ..ReaderConfig::default()
+        };
+        let mut seen = Vec::new();
+        let map = |_: &mut (), batch: Vec<Record>| batch.iter().map(|r| r.pos.offset).collect();
+        let reports = map_inputs(
+            inputs,
+            &cfg,
+            cancelled,
+            "t",
+            || (),
+            map,
+            |o: Vec<u64>| {
+                seen.extend(o);
+                Ok::<(), Error>(())
+            },
+        )
+        .unwrap();
+        (seen, reports)
+    }
+
+    #[test]
+    fn records_come_in_input_order_whatever_the_workers() {
+        let inputs = sample();
+        let (one, reports) = offsets(&inputs, 1, &|| false);
+        assert!(one.len() > 3 && one.windows(2).all(|w| w[0] < w[1]));
+        assert!(reports.iter().all(|r| matches!(r, Some(Ok(_)))));
+        for threads in [2, 5] {
+            assert_eq!(offsets(&inputs, threads, &|| false).0, one);
+        }
+    }
+
+    #[test]
+    fn a_cancelled_reading_reads_nothing_and_reports_nothing() {
+        let (seen, reports) = offsets(&sample(), 3, &|| true);
+        assert!(seen.is_empty());
+        assert!(reports.iter().all(Option::is_none));
+    }
+
+    #[test]
+    fn an_error_of_the_drain_stops_the_reading_and_is_returned() {
+        let inputs = sample();
+        let cfg = ReaderConfig::default();
+        let got = map_inputs(
+            &inputs,
+            &cfg,
+            &|| false,
+            "t",
+            || (),
+            |_, b: Vec<Record>| b.len(),
+            |_| Err(Error::failed("the consumer stops")),
+        );
+        assert!(matches!(got, Err(Error::Failed { .. })));
+    }
+}

@@ -53,7 +53,7 @@ pub struct Counted {
 pub fn run(req: &StatsRequest, hooks: &Hooks<'_>, quiet: bool) -> Result<Counted> {
     if req.top > crawlsift_common::limits::STATS_MAX_TOP_WORDS {
         let max = crawlsift_common::limits::STATS_MAX_TOP_WORDS;
-        return Err(Error::Usage(format!("--top is at most {max}")));
+        return Err(Error::failed(format!("--top is at most {max}")));
     }
     let inputs = InputSet::expand(&req.inputs)?;
     let builder = ExtractorBuilder::new().method(req.method);
