@@ -7,15 +7,12 @@ mod archives;
 use crate::ExitCode;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::Context;
 use clap::{ArgGroup, Args, ValueEnum};
 use crawlsift_extractor::blocks::Tuning;
-use crawlsift_extractor::{
-    charset, format, CharsetMode, Extractor, ExtractorBuilder, Format, Method,
-};
-use crawlsift_pipeline::output;
+use crawlsift_extractor::{CharsetMode, Extractor, ExtractorBuilder, Format, Method};
+use crawlsift_pipeline::run::pages::{self, page_text};
 
 /// Arguments of `crawlsift extract`.
 #[derive(Args, Debug)]
@@ -194,20 +191,6 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     archives::run(&args, builder)
 }
 
-/// One page, decoded, extracted and written in `format`.
-fn page_text(ex: &mut Extractor, bytes: &[u8], format: Format) -> String {
-    let decoded = charset::decode(bytes, None, ex.config().charset);
-    let page = ex.html_page(&decoded.text, None);
-    format::render(
-        format,
-        &page.title,
-        &page.text,
-        &page.parts,
-        page.metadata.as_deref(),
-        &[],
-    )
-}
-
 /// `--html FILE`: the page's main text on stdout (a reader that goes away, `| head`, ends it
 /// quietly: `main` treats a broken pipe as a normal end).
 fn run_one(args: &ExtractArgs, path: &Path) -> anyhow::Result<ExitCode> {
@@ -230,92 +213,26 @@ fn run_one(args: &ExtractArgs, path: &Path) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Whether a file name is an HTML page's: `.html` or `.htm`, in any case.
-fn is_html_name(path: &Path) -> bool {
-    path.extension()
-        .and_then(|x| x.to_str())
-        .is_some_and(|x| x.eq_ignore_ascii_case("html") || x.eq_ignore_ascii_case("htm"))
-}
-
-/// The pages under `dir`, recursively (symbolic links followed, loops reported and passed
-/// over), in sorted order, as paths relative to `dir`; folders that cannot be read are named on
-/// stderr and counted.
-fn html_pages(dir: &Path) -> anyhow::Result<(Vec<PathBuf>, usize)> {
-    if !dir.is_dir() {
-        anyhow::bail!("cannot read {}: not a directory", dir.display());
-    }
-    let mut pages = Vec::new();
-    let mut unreadable = 0;
-    for entry in walkdir::WalkDir::new(dir)
-        .follow_links(true)
-        .sort_by_file_name()
-    {
-        match entry {
-            Ok(e) if e.file_type().is_file() && is_html_name(e.path()) => {
-                if let Ok(rel) = e.path().strip_prefix(dir) {
-                    pages.push(rel.to_path_buf());
-                }
-            }
-            Ok(_) => {}
-            Err(err) => {
-                eprintln!("crawlsift: {err}");
-                unreadable += 1;
-            }
-        }
-    }
-    Ok((pages, unreadable))
-}
-
-/// `--html-dir DIR --out-dir OUT`: every page's text to `OUT/<relative path>.<ext>`; `OUT` is
-/// made and checked writable before any page is read.
+/// `--html-dir DIR --out-dir OUT`: every page's text to `OUT/<relative path>.<ext>`.
 fn run_dir(args: &ExtractArgs, dir: &Path, out_dir: &Path) -> anyhow::Result<ExitCode> {
-    let (pages, unreadable) = html_pages(dir)?;
-    output::writable_dir(out_dir)?;
+    let builder = args.builder()?.charset(args.charset_mode());
     let format = args.format(Format::Txt);
-    let threads = crate::threads(args.threads).clamp(1, pages.len().max(1));
-    let next = AtomicUsize::new(0);
-    let failed = AtomicUsize::new(0);
-    // Fail on a bad configuration before any thread starts.
-    let mut extractors = (0..threads)
-        .map(|_| args.extractor())
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    std::thread::scope(|scope| {
-        for ex in extractors.iter_mut() {
-            let (pages, next, failed) = (&pages, &next, &failed);
-            scope.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(rel) = pages.get(i) else { break };
-                let path = dir.join(rel);
-                let target = out_dir.join(rel).with_extension(format.extension());
-                let res = std::fs::read(&path).and_then(|bytes| {
-                    let text = page_text(ex, &bytes, format);
-                    if let Some(parent) = target.parent() {
-                        std::fs::create_dir_all(parent)?;
-                    }
-                    std::fs::write(&target, text)
-                });
-                if let Err(err) = res {
-                    eprintln!("crawlsift: {}: {err}", path.display());
-                    failed.fetch_add(1, Ordering::Relaxed);
-                }
-            });
-        }
-    });
-    let failed = failed.into_inner();
-    let written = pages.len() - failed;
+    let threads = crate::threads(args.threads);
+    let done = pages::run(dir, out_dir, format, &builder, threads)?;
     eprintln!(
-        "crawlsift extract: {written} pages written to {}{}{}",
+        "crawlsift extract: {} pages written to {}{}{}",
+        done.written,
         out_dir.display(),
-        if failed > 0 {
-            format!("; {failed} failed")
+        if done.failed > 0 {
+            format!("; {} failed", done.failed)
         } else {
             String::new()
         },
-        if unreadable > 0 {
-            format!("; {unreadable} unreadable folders or links")
+        if done.unreadable > 0 {
+            format!("; {} unreadable folders or links", done.unreadable)
         } else {
             String::new()
         }
     );
-    Ok(crate::pages_exit_code(failed + unreadable))
+    Ok(crate::pages_exit_code(done.failed + done.unreadable))
 }

@@ -7,12 +7,12 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use crawlsift_cdxj::fetch::{closest, stored_record, Fetched, IndexDir};
-use crawlsift_cdxj::Capture;
+use crawlsift_cdxj::fetch::stored_record;
 use crawlsift_extractor::ExtractorBuilder;
 use crawlsift_pipeline::page::{extract_record, Outcome};
+use crawlsift_pipeline::run::get;
 
-use crate::UsageError;
+use crawlsift_pipeline::Error::Usage;
 
 /// What `get` prints.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,26 +49,19 @@ pub struct GetArgs {
 pub fn run(args: GetArgs) -> anyhow::Result<ExitCode> {
     if let Some(at) = &args.at {
         if !(4..=14).contains(&at.len()) || !at.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(UsageError(format!(
+            return Err(Usage(format!(
                 "--at {at:?}: expected 4 to 14 digits (YYYYMMDDhhmmss)"
             ))
             .into());
         }
     }
-    let index = IndexDir::open(&args.index)?;
-    let captures = index.captures(&args.url)?;
-    if captures.is_empty() {
-        anyhow::bail!("{}: not in {}", args.url, args.index.display());
-    }
-    let (capture, fetched) = match &args.id {
-        Some(id) => by_id(&index, &captures, id)?,
-        None => {
-            let c = closest(&captures, args.at.as_deref()).expect("captures is not empty");
-            (c.clone(), index.read(c)?)
-        }
-    };
-    let asked = capture.clone();
-    let (capture, fetched, via) = index.resolve_revisit(&capture, fetched)?;
+    let found = get::find(
+        &args.index,
+        &args.url,
+        args.at.as_deref(),
+        args.id.as_deref(),
+    )?;
+    let (capture, fetched) = (&found.capture, &found.fetched);
     let unresolved = fetched.record.kind == crawlsift_reader::RecordKind::Revisit
         && matches!(args.format, Format::Payload | Format::Text);
     if unresolved {
@@ -91,7 +84,7 @@ pub fn run(args: GetArgs) -> anyhow::Result<ExitCode> {
                 _ => out.write_all(&rec.payload())?,
             }
         }
-        Format::Raw => out.write_all(&stored_record(&fetched)?)?,
+        Format::Raw => out.write_all(&stored_record(fetched)?)?,
         Format::Text => {
             let mut ex = ExtractorBuilder::new().build()?;
             match extract_record(&fetched.record, &mut ex) {
@@ -108,44 +101,9 @@ pub fn run(args: GetArgs) -> anyhow::Result<ExitCode> {
             }
         }
         Format::Json => {
-            let v = metadata(&asked, &capture, &fetched, &via);
-            writeln!(out, "{v}")?;
+            writeln!(out, "{}", get::metadata(&found))?;
         }
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The capture among `captures` whose record has id `id`.
-fn by_id(index: &IndexDir, captures: &[Capture], id: &str) -> anyhow::Result<(Capture, Fetched)> {
-    let bare = id.trim().trim_start_matches('<').trim_end_matches('>');
-    for c in captures {
-        let f = index.read(c)?;
-        if f.record.id.trim_start_matches('<').trim_end_matches('>') == bare {
-            return Ok((c.clone(), f));
-        }
-    }
-    anyhow::bail!("no capture of this URL has record id {id}")
-}
-
-/// The JSON metadata of a capture (and of the revisits that led to it).
-fn metadata(asked: &Capture, c: &Capture, f: &Fetched, via: &[Capture]) -> serde_json::Value {
-    let line = |c: &Capture| {
-        serde_json::json!({
-            "key": c.key, "timestamp": c.timestamp, "url": c.url, "mime": c.mime,
-            "status": c.status, "digest": c.digest, "length": c.length, "offset": c.offset,
-            "filename": c.filename,
-        })
-    };
-    let r = &f.record;
-    let mut v = line(c);
-    v["path"] = f.path.to_string_lossy().into();
-    v["record_id"] = r.id.clone().into();
-    v["record_type"] = r.kind.as_str().into();
-    v["date"] = r.date.clone().into();
-    v["content_type"] = r.content_type.clone().into();
-    if !via.is_empty() {
-        v["revisit"] = line(asked);
-    }
-    v
 }

@@ -1,26 +1,17 @@
-//! `crawlsift index`: builds, or with `--append` extends, an index directory in two halves, each
-//! the work of a library: the CDXJ index for random access by URL (`index.cdxj`,
-//! `archives.jsonl`, with `--compress` the ZipNum files: `crawlsift_cdxj::Build`) and the
-//! fingerprint index `IDX/fp/` (segments, state, clusters: reading archives as `crawlsift dedup`
-//! does, `crawlsift_pipeline::segment::build_index`). The archives are read once: the CDXJ half
-//! taps the fingerprint half's reading ([`CdxjTap`]) and then reads itself only what that did not
-//! (archives the fingerprint half had already, by content, or replayed from its checkpoints).
-//! This module parses the arguments, runs the two halves and prints what each did.
+//! `crawlsift index`: builds, or with `--append` extends, an index directory in two halves: the
+//! CDXJ index for random access by URL and the fingerprint index `IDX/fp/`. The build is the
+//! library's (`crawlsift_pipeline::run::index`, which reads each archive once for both halves);
+//! this module parses the arguments, prints what each half did and gives the exit status.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::Context;
 use clap::Args;
-use crawlsift_cdxj::{Build, BuildOptions, BuildSummary, Reading, INDEX};
-use crawlsift_extractor::{ExtractorBuilder, Method};
-use crawlsift_pipeline::dedup::{DedupHooks, StageTimes};
-use crawlsift_pipeline::inputs::{RecordTap, TapFile};
-use crawlsift_pipeline::segment::{build_index, IndexRequest};
-use crawlsift_reader::{expand_inputs, FileReport, Input, ReaderConfig, Record};
+use crawlsift_cdxj::{BuildSummary, INDEX};
+use crawlsift_pipeline::run::index::{self, Request};
+use crawlsift_pipeline::run::segment::IndexSummary;
 
-use crate::progress::Progress;
-use crate::{ExitCode, UsageError};
+use crate::ExitCode;
 
 /// Arguments of `crawlsift index`.
 #[derive(Args, Debug)]
@@ -57,59 +48,32 @@ pub struct IndexArgs {
 /// Runs `crawlsift index`.
 pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let threads = crate::threads(args.threads);
-    let dedup = args.judging.config()?;
-    let cdxj = start_cdxj(&args, threads)?;
-    if args.cdxj_only {
-        return finish_cdxj(&args, cdxj);
-    }
-    let method = Method::default();
-    let extractor = ExtractorBuilder::new().method(method);
-    let progress = Progress::new(0, args.quiet);
-    let times = StageTimes::default();
-    let hooks = DedupHooks {
-        cancelled: &crate::cancelled,
-        progress: &|bytes, docs| progress.update(bytes, docs),
-        times: &times,
-    };
-    let req = IndexRequest {
-        inputs: &args.inputs,
-        out: &args.out,
+    let req = Request {
+        inputs: args.inputs,
+        out: args.out,
         append: args.append,
+        compress: args.compress,
+        threads: crate::threads(args.threads),
         force: args.force,
-        threads,
-        dedup: &dedup,
-        extractor: &extractor,
-        method: method.as_str(),
+        cdxj_only: args.cdxj_only,
+        judging: args.judging.judging(),
         quiet: args.quiet,
-        tap: Some(&CdxjTap(&cdxj)),
     };
-    let summary = build_index(&req, &hooks);
-    progress.finish();
-    let summary = summary?;
-    if summary.interrupted {
+    let outcome = crate::with_hooks("index", args.quiet, |hooks| index::run(&req, hooks))?;
+    let Some(cdxj) = outcome.cdxj else {
         // Nothing of the CDXJ half is written: the same command reads what it misses.
         eprintln!("crawlsift index: interrupted; run the same command again to finish");
         return Ok(ExitCode::from(crate::EXIT_INTERRUPTED));
-    }
-    let cdxj = finish_cdxj(&args, cdxj)?;
+    };
     if !args.quiet {
-        let per_doc = |b: u64| b as f64 / summary.documents.max(1) as f64;
-        eprintln!(
-            "crawlsift index: {} documents added, {} in {} segments, {} clusters, in {:.1} s",
-            summary.added,
-            summary.documents,
-            summary.segments,
-            summary.clusters,
-            started.elapsed().as_secs_f64()
-        );
-        eprintln!(
-            "  bytes per document: {:.0} fingerprints and band tables, {:.0} document table, {:.0} word profiles",
-            per_doc(summary.sizes.fingerprints_and_tables),
-            per_doc(summary.sizes.documents),
-            per_doc(summary.sizes.profiles),
-        );
-        eprintln!("  index: {}", args.out.join("fp").display());
+        print_summary(&cdxj, &req.out.join(INDEX));
+    }
+    let cdxj = cdxj_status(&cdxj);
+    let Some(summary) = outcome.fingerprints else {
+        return Ok(cdxj);
+    };
+    if !args.quiet {
+        print_fingerprints(&summary, &req, started);
     }
     let fingerprints = match &summary.tally {
         Some(t) => crate::exit_code(false, t),
@@ -126,75 +90,29 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         .unwrap_or(ExitCode::SUCCESS))
 }
 
-/// The CDXJ half as a tap on the fingerprint half's reading: the archives it must index are read
-/// through it, so each is read and inflated once.
-struct CdxjTap<'a>(&'a Build);
-
-impl RecordTap for CdxjTap<'_> {
-    fn open(&self, _file: u32, path: &Path) -> Option<Box<dyn TapFile + '_>> {
-        self.0
-            .archive(path)
-            .map(|r| Box::new(Tapped(r)) as Box<dyn TapFile>)
-    }
+/// What the fingerprint half did, on stderr.
+fn print_fingerprints(summary: &IndexSummary, req: &Request, started: Instant) {
+    let per_doc = |b: u64| b as f64 / summary.documents.max(1) as f64;
+    eprintln!(
+        "crawlsift index: {} documents added, {} in {} segments, {} clusters, in {:.1} s",
+        summary.added,
+        summary.documents,
+        summary.segments,
+        summary.clusters,
+        started.elapsed().as_secs_f64()
+    );
+    eprintln!(
+        "  bytes per document: {:.0} fingerprints and band tables, {:.0} document table, {:.0} word profiles",
+        per_doc(summary.sizes.fingerprints_and_tables),
+        per_doc(summary.sizes.documents),
+        per_doc(summary.sizes.profiles),
+    );
+    eprintln!("  index: {}", req.out.join("fp").display());
 }
 
-/// One archive read for both halves.
-struct Tapped<'a>(Reading<'a>);
-
-impl TapFile for Tapped<'_> {
-    fn read(
-        &mut self,
-        file: u32,
-        cfg: &ReaderConfig,
-        sink: &mut dyn FnMut(Vec<Record>) -> bool,
-    ) -> FileReport {
-        self.0.read(file, cfg, sink)
-    }
-
-    fn done(self: Box<Self>, report: FileReport) {
-        self.0.done(report)
-    }
-}
-
-/// The CDXJ half's start: checks the inputs and the index folder and plans which archives to
-/// read (`crawlsift_cdxj::Build::start`).
-fn start_cdxj(args: &IndexArgs, threads: usize) -> anyhow::Result<Build> {
-    let mut inputs = Vec::new();
-    for input in expand_inputs(&args.inputs)? {
-        match input {
-            Input::Path(p) => inputs.push(p),
-            Input::Stdin => {
-                return Err(UsageError(
-                    "`-` cannot be indexed: an index points into files by offset".into(),
-                )
-                .into())
-            }
-        }
-    }
-    let index = args.out.join(INDEX);
-    if !args.append && index.exists() && !args.force {
-        anyhow::bail!(
-            "{} already exists (--force replaces it, --append adds to it)",
-            index.display()
-        );
-    }
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create {}", args.out.display()))?;
-    let opts = BuildOptions {
-        threads,
-        compress: args.compress,
-    };
-    Ok(Build::start(&inputs, &args.out, &opts, args.append)?)
-}
-
-/// The CDXJ half's end: reads the archives the fingerprint half did not, writes or extends
-/// `index.cdxj` (and the ZipNum files); returns its status.
-fn finish_cdxj(args: &IndexArgs, build: Build) -> anyhow::Result<ExitCode> {
-    let summary = build.finish()?;
-    let index = args.out.join(INDEX);
-    if !args.quiet {
-        print_summary(&summary, &index);
-    }
+/// The CDXJ half's status: fatal when an input could not be indexed, problems when one was no
+/// archive or had record errors.
+fn cdxj_status(summary: &BuildSummary) -> ExitCode {
     let failed = summary.inputs.iter().any(|i| {
         i.not_indexed
             .as_deref()
@@ -204,13 +122,13 @@ fn finish_cdxj(args: &IndexArgs, build: Build) -> anyhow::Result<ExitCode> {
         .inputs
         .iter()
         .any(|i| i.not_indexed.as_deref() == Some("not_archive"));
-    Ok(if failed {
+    if failed {
         ExitCode::from(crate::EXIT_FATAL)
     } else if skipped || summary.record_errors() > 0 {
         ExitCode::from(crate::EXIT_PROBLEMS)
     } else {
         ExitCode::SUCCESS
-    })
+    }
 }
 
 fn print_summary(s: &BuildSummary, index: &std::path::Path) {

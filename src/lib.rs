@@ -1,11 +1,9 @@
-//! The crawlsift command line as a library: [`run`] parses the arguments, runs one subcommand and
-//! turns how it ended into the exit status (one meaning per status, [`EXIT_STATUS_HELP`]). The
-//! binary (`main.rs`) adds only the Ctrl-C handler; the Python package calls [`run`] in-process
-//! for the steps a distributed job needs (`dedup --shard`, `merge`), so they behave exactly as
-//! the CLI does.
+//! The crawlsift command line as a library: [`run`] parses the arguments, calls the subcommand's
+//! run in `crawlsift_pipeline::run` with the command line's hooks (Ctrl-C, progress bar, notes),
+//! prints its outcome and turns how it ended into the exit status (one meaning per status,
+//! [`EXIT_STATUS_HELP`]). The binary (`main.rs`) adds only the Ctrl-C handler.
 #![deny(missing_docs)]
 
-mod conclude;
 mod dedup;
 mod extract;
 mod get;
@@ -92,18 +90,6 @@ pub const EXIT_PROBLEMS: u8 = 3;
 /// The exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
 pub const EXIT_INTERRUPTED: u8 = 130;
 
-/// An error in the arguments found after parsing (a configuration the library refuses): exit 2.
-#[derive(Debug)]
-pub(crate) struct UsageError(pub String);
-
-impl std::fmt::Display for UsageError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for UsageError {}
-
 /// How a command ended: its exit status ([`EXIT_STATUS_HELP`]), a number so that both the binary
 /// and in-process callers (the Python package) get it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -156,7 +142,8 @@ where
         Err(err) if is_broken_pipe(&err) => 0, // `| head`: a quiet end
         Err(err) => {
             eprintln!("crawlsift: error: {}", message(&err));
-            if err.downcast_ref::<UsageError>().is_some() {
+            // Arguments the library refuses after parsing are usage errors too.
+            if let Some(crawlsift_pipeline::Error::Usage(_)) = err.downcast_ref() {
                 eprintln!("\nFor more information, try '--help'.");
                 EXIT_USAGE
             } else {
@@ -168,6 +155,9 @@ where
 
 /// Whether `err` comes from writing to a pipe whose reader has gone (`crawlsift ... | head`).
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    if let Some(e) = err.downcast_ref::<crawlsift_pipeline::Error>() {
+        return e.is_broken_pipe();
+    }
     err.chain().any(|e| {
         e.downcast_ref::<std::io::Error>()
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
@@ -206,16 +196,34 @@ pub(crate) struct JudgingArgs {
 }
 
 impl JudgingArgs {
-    /// The dedup configuration these flags give; one the clusterer refuses is a usage error.
-    pub fn config(&self) -> anyhow::Result<crawlsift_dedup::DedupConfig> {
-        let cfg = crawlsift_dedup::DedupConfig {
+    /// The library's settings of these flags (checked when the run starts).
+    pub fn judging(&self) -> crawlsift_pipeline::run::Judging {
+        crawlsift_pipeline::run::Judging {
             threshold: self.threshold,
             min_words: self.min_words,
-            ..crawlsift_dedup::DedupConfig::default()
-        };
-        crawlsift_dedup::Clusterer::new(&cfg).map_err(|e| UsageError(e.to_string()))?;
-        Ok(cfg)
+        }
     }
+}
+
+/// Runs `f` with the hooks of a command line: Ctrl-C as the cancellation, the progress bar on
+/// stderr and notes as `crawlsift COMMAND: ...` (neither with `quiet`).
+pub(crate) fn with_hooks<T>(
+    command: &str,
+    quiet: bool,
+    f: impl FnOnce(&crawlsift_pipeline::run::Hooks<'_>) -> crawlsift_pipeline::Result<T>,
+) -> crawlsift_pipeline::Result<T> {
+    let progress = progress::Progress::hidden_if(quiet);
+    let notice = |line: &str| {
+        if !quiet {
+            eprintln!("crawlsift {command}: {line}");
+        }
+    };
+    let hooks = crawlsift_pipeline::run::Hooks {
+        cancelled: &cancelled,
+        progress: &progress,
+        notice: &notice,
+    };
+    f(&hooks)
 }
 
 /// Parses `--threads`: a whole number of at least 1 (0 is a usage error, exit 2).

@@ -1,29 +1,17 @@
 //! `crawlsift merge`: the outputs of a dedup run that was split into shards
 //! (`crawlsift dedup INPUT... --shard I/N --out DIR_I`), made from the shards' folders alone.
 //!
-//! The checks and the plan are `crawlsift_pipeline::shard`'s: the shards must be of one run and
-//! complete. Every input is replayed from the shard that read it, in input order, into the same
-//! collector a single run fills, and the end of the run is the same code
-//! ([`crate::conclude`]), so `clusters.jsonl`, `documents.jsonl.gz`, `report.json` (timings and
-//! the command line aside) and `--text` are the same bytes as a single run's.
+//! The merge is the library's (`crawlsift_pipeline::run::merge`): the same collector and the
+//! same end of the run as a single `dedup`, so the outputs are the same bytes. This module
+//! parses the arguments and prints.
 
-use crate::ExitCode;
 use std::path::PathBuf;
-use std::time::Instant;
 
 use clap::Args;
 use crawlsift_common::limits::DEDUP_MEMORY_DEFAULT;
-use crawlsift_dedup::Clusterer;
-use crawlsift_extractor::{ExtractorBuilder, Method};
-use crawlsift_pipeline::checkpoint::Checkpoints;
-use crawlsift_pipeline::collect::{Collected, Collector};
-use crawlsift_pipeline::dedup::StageTimes;
-use crawlsift_pipeline::output;
-use crawlsift_pipeline::shard::plan_merge;
-use crawlsift_pipeline::write::TextSpill;
-use crawlsift_pipeline::InputSet;
+use crawlsift_pipeline::run::merge::{self, MergeRequest};
 
-use crate::conclude::{conclude, refuse_old_outputs, unix_seconds, RunContext, RunOutputs};
+use crate::ExitCode;
 
 /// Arguments of `crawlsift merge`.
 #[derive(Args, Debug)]
@@ -43,7 +31,7 @@ pub struct MergeArgs {
     /// Memory for what the merge keeps per document and for clustering (e.g. 512M, 2G), as for
     /// `dedup` (word profiles spill to disk past half of it): the outputs are the same bytes
     /// whatever it is.
-    #[arg(long, value_name = "SIZE", value_parser = crate::dedup::memory_arg)]
+    #[arg(long, value_name = "SIZE", value_parser = crawlsift_pipeline::run::parse_size)]
     pub memory: Option<usize>,
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j', value_parser = crate::threads_arg)]
@@ -58,120 +46,27 @@ pub struct MergeArgs {
 
 /// Runs `crawlsift merge`.
 pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
-    let started = Instant::now();
-    let started_at = unix_seconds();
-    let plan = plan_merge(&args.shards)?;
-    let method: Method = plan
-        .key
-        .method
-        .parse()
-        .map_err(|e| anyhow::anyhow!("the shards name an unknown method: {e}"))?;
-    if args.text.is_some() && !plan.key.keep_text {
-        return Err(crate::UsageError(
-            "--text: the shards were run without --text, so they hold no texts".into(),
-        )
-        .into());
-    }
-    if args.shards.iter().any(|d| same_dir(d, &args.out)) {
-        return Err(
-            crate::UsageError("--out must not be one of the shards' folders".into()).into(),
-        );
-    }
-    output::writable_dir(&args.out)?;
-    if let Some(text) = &args.text {
-        output::check_writable(text)?;
-    }
-    refuse_old_outputs(&args.out, args.force)?;
-
-    let inputs = InputSet::from_list(plan.inputs);
-    let dedup = plan.key.dedup.clone();
-    let extractor = ExtractorBuilder::new().method(method);
-    let mut checkpoints = Checkpoints::of_shards(plan.sources);
-    let spill = match &args.text {
-        Some(_) => Some(TextSpill::create(
-            &TextSpill::path_in(&args.out),
-            inputs.list().names,
-        )?),
-        None => None,
-    };
-    let phrases = plan.key.phrases.is_some();
-    let mut clusterer = Clusterer::new(&dedup)?;
-    let memory = args.memory.unwrap_or(DEDUP_MEMORY_DEFAULT);
-    clusterer.bound_memory(memory, Some(&args.out));
-    let collected = replay(
-        &inputs,
-        clusterer,
-        &mut checkpoints,
-        spill,
-        &plan.failed,
-        phrases,
-    )?;
-    crate::dedup::tell_spilled("merge", &collected, args.quiet);
-    if crate::cancelled() {
-        drop(collected);
-        eprintln!("crawlsift merge: interrupted; nothing was written");
-        return Ok(ExitCode::from(crate::EXIT_INTERRUPTED));
-    }
-    let run = RunOutputs {
-        command: "merge",
-        out: &args.out,
-        text: args.text.as_deref(),
-        drop_repeats: args.drop_popular_phrases,
-        quiet: args.quiet,
-        method,
-    };
-    let ctx = RunContext {
-        inputs: &inputs,
+    let req = MergeRequest {
+        shards: args.shards,
+        out: args.out,
+        text: args.text,
+        drop_popular_phrases: args.drop_popular_phrases,
+        memory: args.memory.unwrap_or(DEDUP_MEMORY_DEFAULT),
         threads: crate::threads(args.threads),
-        dedup: &dedup,
-        extractor: &extractor,
-        against: None,
+        force: args.force,
+        quiet: args.quiet,
     };
-    let times = StageTimes::default();
-    conclude(
-        &run,
-        &ctx,
-        collected,
-        checkpoints,
-        &times,
-        started,
-        started_at,
-    )
-}
-
-/// Replays every input from its shard, in input order (inputs no shard could read are reported
-/// with their error, as a single run reports them), keeping the phrase sketches when the shards
-/// made them (`--phrases`).
-fn replay(
-    inputs: &InputSet,
-    clusterer: Clusterer,
-    checkpoints: &mut Checkpoints,
-    spill: Option<TextSpill>,
-    failed: &[(u32, String)],
-    phrases: bool,
-) -> anyhow::Result<Collected> {
-    let n = inputs.inputs.len();
-    let mut col = Collector::new(clusterer, n, checkpoints, spill);
-    if phrases {
-        col = col.with_phrases();
-    }
-    for f in 0..n as u32 {
-        if crate::cancelled() {
-            break;
+    match crate::with_hooks("merge", args.quiet, |hooks| merge::run(&req, hooks))? {
+        Some(done) => {
+            if !args.quiet {
+                let text = req.text.as_deref();
+                crate::dedup::print_summary("merge", &req.out, text, &done);
+            }
+            Ok(crate::exit_code(false, &done.tally))
         }
-        if col.checkpoints().has(f) {
-            col.replay(f)?;
-        } else if let Some((_, e)) = failed.iter().find(|(g, _)| *g == f) {
-            col.file_done(f, Err(e.clone()), false)?;
+        None => {
+            eprintln!("crawlsift merge: interrupted; nothing was written");
+            Ok(ExitCode::from(crate::EXIT_INTERRUPTED))
         }
-    }
-    col.finish()
-}
-
-/// Whether two paths name the same folder.
-fn same_dir(a: &std::path::Path, b: &std::path::Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => a == b,
     }
 }

@@ -1,7 +1,9 @@
 //! The progress bar on stderr: bytes of input read, documents per second and an ETA over the total
-//! input size. Hidden when stderr is not a terminal or with `--quiet`.
+//! input size. Hidden when stderr is not a terminal or with `--quiet`. It is the library's
+//! progress hook (`crawlsift_pipeline::run::Progress`): the run says when reading starts.
 
 use std::io::IsTerminal;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -9,43 +11,57 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 /// How often the bar redraws: often enough to look alive, rarely enough to cost nothing.
 const PROGRESS_REFRESH: Duration = Duration::from_millis(200);
 
-/// A progress bar over `total` input bytes.
+/// A progress bar over input bytes, drawn from the first [`start`](Self::start).
 pub struct Progress {
-    bar: ProgressBar,
+    bar: OnceLock<ProgressBar>,
+    quiet: bool,
 }
 
 impl Progress {
-    /// A bar over `total` bytes; hidden when `quiet` or stderr is not a terminal.
-    pub fn new(total: u64, quiet: bool) -> Self {
-        let bar = if quiet || !std::io::stderr().is_terminal() {
-            ProgressBar::hidden()
-        } else {
-            let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{spinner} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} ({bytes_per_sec}, ETA {eta}) {msg}",
-                )
-                .expect("the template is a constant")
-                .progress_chars("=> "),
-            );
-            bar.enable_steady_tick(PROGRESS_REFRESH);
-            bar
-        };
-        Progress { bar }
+    /// A bar not yet drawn; hidden when `quiet` or stderr is not a terminal.
+    pub fn hidden_if(quiet: bool) -> Self {
+        Progress {
+            bar: OnceLock::new(),
+            quiet,
+        }
+    }
+
+    fn make(&self, total: u64) -> ProgressBar {
+        if self.quiet || !std::io::stderr().is_terminal() {
+            return ProgressBar::hidden();
+        }
+        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} ({bytes_per_sec}, ETA {eta}) {msg}",
+            )
+            .expect("the template is a constant")
+            .progress_chars("=> "),
+        );
+        bar.enable_steady_tick(PROGRESS_REFRESH);
+        bar
+    }
+}
+
+impl crawlsift_pipeline::run::Progress for Progress {
+    fn start(&self, total: u64) {
+        self.bar.get_or_init(|| self.make(total));
     }
 
     /// Sets the bytes done so far and the documents-per-second figure.
-    pub fn update(&self, bytes_done: u64, docs: u64) {
-        self.bar.set_position(bytes_done);
-        let secs = self.bar.elapsed().as_secs_f64();
+    fn update(&self, bytes_done: u64, docs: u64) {
+        let Some(bar) = self.bar.get() else { return };
+        bar.set_position(bytes_done);
+        let secs = bar.elapsed().as_secs_f64();
         if secs > 0.0 {
-            self.bar
-                .set_message(format!("{docs} docs, {:.0} docs/s", docs as f64 / secs));
+            bar.set_message(format!("{docs} docs, {:.0} docs/s", docs as f64 / secs));
         }
     }
 
     /// Removes the bar.
-    pub fn finish(&self) {
-        self.bar.finish_and_clear();
+    fn finish(&self) {
+        if let Some(bar) = self.bar.get() {
+            bar.finish_and_clear();
+        }
     }
 }

@@ -1,19 +1,17 @@
 //! `crawlsift query`: the search scenario. Fingerprints one document (an indexed page by its
 //! URL, an HTML file, a text file, or HTML on standard input) with the index's own settings and
 //! prints its near-duplicates among the indexed documents as JSON lines, most similar first.
-//! The search is `crawlsift_store::search`'s; the index is memory-mapped, never loaded.
+//! The search is the library's (`crawlsift_pipeline::run::query`); this module prints.
 
 use crate::ExitCode;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use clap::{ArgGroup, Args};
 use crawlsift_common::limits;
-use crawlsift_dedup::{Fingerprint, Fingerprinter};
-use crawlsift_extractor::{charset, CharsetMode, ExtractorBuilder};
-use crawlsift_store::file::Access;
-use crawlsift_store::{search, DocRef, Index, Located};
+use crawlsift_pipeline::run::query::{self, Document};
+use crawlsift_store::Located;
 use serde::Serialize;
 
 /// Arguments of `crawlsift query`.
@@ -63,20 +61,27 @@ struct ResultLine<'a> {
 
 /// Runs `crawlsift query`.
 pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
-    // One search reads a few pieces of the index: read them, not mapped (see `Access::Read`).
-    let index = Index::open_as(&args.index, Access::Read)?;
-    let cfg = index.config().clone();
-    let threshold = args.threshold.unwrap_or(cfg.threshold);
-    if !(threshold > 0.0 && threshold <= 1.0) {
-        return Err(crate::UsageError(format!("--threshold {threshold} not in (0, 1]")).into());
-    }
-    let (fp, exclude) = document(&args, &index)?;
-    let hits = search(&index, &fp, threshold, exclude)?;
+    let read = |p: &PathBuf| -> anyhow::Result<Vec<u8>> {
+        std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))
+    };
+    let doc = if let Some(url) = &args.url {
+        Document::Url(url.clone())
+    } else if let Some(p) = &args.text {
+        Document::Text(read(p)?)
+    } else if let Some(p) = &args.html {
+        Document::Html(read(p)?)
+    } else {
+        let mut b = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut b)
+            .context("reading standard input")?;
+        Document::Html(b)
+    };
+    let found = query::run(&args.index, &doc, args.threshold, args.limit)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for hit in hits.iter().take(args.limit) {
-        let at = index.locate(hit.doc)?;
+    for hit in &found {
         let line = ResultLine {
-            at: &at,
+            at: &hit.at,
             similarity: (f64::from(hit.similarity) * 1e4).round() / 1e4,
             kind: hit.kind.name(),
         };
@@ -85,40 +90,4 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The fingerprint searched for, and the indexed document to leave out (for `--url`).
-fn document(args: &QueryArgs, index: &Index) -> anyhow::Result<(Fingerprint, Option<DocRef>)> {
-    let cfg = index.config();
-    if let Some(url) = &args.url {
-        let Some(d) = index.find_url(url)? else {
-            bail!("{url} is not in the index {}", args.index.display());
-        };
-        let fp = index.segments()[d.segment].fingerprint(d.row)?;
-        return Ok((fp, Some(d)));
-    }
-    let read = |p: &PathBuf| -> anyhow::Result<Vec<u8>> {
-        std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))
-    };
-    let text = if let Some(p) = &args.text {
-        String::from_utf8_lossy(&read(p)?).into_owned()
-    } else {
-        let bytes = match &args.html {
-            Some(p) => read(p)?,
-            None => {
-                let mut b = Vec::new();
-                std::io::stdin()
-                    .read_to_end(&mut b)
-                    .context("reading standard input")?;
-                b
-            }
-        };
-        let mut ex = ExtractorBuilder::new()
-            .charset(CharsetMode::Auto)
-            .build()
-            .context("extractor configuration")?;
-        let decoded = charset::decode(&bytes, None, CharsetMode::Auto);
-        ex.html_text(&decoded.text).1
-    };
-    Ok((Fingerprinter::new(cfg).fingerprint(&text), None))
 }

@@ -1,22 +1,17 @@
 //! `crawlsift records`: one JSON line per record, or with `--summary` only counts per file and in
-//! total (every payload is still inflated and decoded, so this is the reading benchmark).
+//! total. The reading is the library's (`crawlsift_pipeline::run::records`); this module gives
+//! it the arguments and prints the summaries.
 
 use crate::ExitCode;
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use crawlsift_common::limits::TEXT_QUEUE_CAP;
-use crawlsift_reader::{ReaderConfig, Record};
-
-use crawlsift_pipeline::describe::{describe, HttpTally};
+use crawlsift_pipeline::describe::HttpTally;
 use crawlsift_pipeline::inputs::{
     add_counts, errors_by_name, not_an_archive, skip_kind, SKIP_DUPLICATE,
 };
-use crawlsift_pipeline::lines::RecordLine;
-use crawlsift_pipeline::stages::{self, Reorder};
-use crawlsift_pipeline::{InputSet, ReadTally};
+use crawlsift_pipeline::run::records::{self, Listed, RecordsRequest};
 use crawlsift_reader::FileReport;
 
 /// Arguments of `crawlsift records`.
@@ -36,107 +31,32 @@ pub struct RecordsArgs {
     pub threads: Option<usize>,
 }
 
-/// Per input, its summary if it was read to its end.
-type Reports = Vec<Option<Result<FileReport, String>>>;
-
-/// One batch's output: its JSON lines, and HTTP tallies per input.
-type Decoded = (Vec<u8>, Vec<(u32, HttpTally)>);
-
 /// Runs `crawlsift records`.
 pub fn run(args: RecordsArgs) -> anyhow::Result<ExitCode> {
-    let inputs = InputSet::expand(&args.inputs)?;
-    let threads = crate::threads(args.threads);
-    let reader_cfg = ReaderConfig {
-        threads,
+    let req = RecordsRequest {
+        inputs: args.inputs,
+        threads: crate::threads(args.threads),
         verify_digests: args.verify_digests,
-        ..ReaderConfig::default()
+        summary: args.summary,
     };
-    let mut tallies: Vec<HttpTally> = vec![HttpTally::default(); inputs.inputs.len()];
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    let summary = args.summary;
-    let result = read_and_print(&inputs, &reader_cfg, summary, &mut tallies, &mut out);
-    let broken_pipe = matches!(&result, Err(e) if e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe));
-    if broken_pipe {
-        return Ok(ExitCode::SUCCESS);
-    }
-    let reports = result?;
-    out.flush()?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let listed = crate::with_hooks("records", true, |h| records::run(&req, &mut out, h))?;
     drop(out);
-
-    let tally = inputs.tally(&reports, summary);
-    if summary {
-        print_summaries(&inputs, &reports, &tallies, &tally);
+    if args.summary {
+        print_summaries(&listed);
     }
-    Ok(crate::exit_code(crate::cancelled(), &tally))
-}
-
-/// Reads every input, decoding records on `cfg.threads` workers, and writes their lines to `out`
-/// in input order (none with `summary`), adding HTTP tallies per input to `tallies`.
-fn read_and_print(
-    inputs: &InputSet,
-    cfg: &ReaderConfig,
-    summary: bool,
-    tallies: &mut [HttpTally],
-    out: &mut impl Write,
-) -> anyhow::Result<Reports> {
-    std::thread::scope(|s| -> anyhow::Result<Reports> {
-        let (reader, raw_rx) = inputs.spawn_record_reader(s, cfg, &crate::cancelled)?;
-        let lines = stages::stage(
-            s,
-            "decode",
-            cfg.threads,
-            raw_rx,
-            TEXT_QUEUE_CAP,
-            || (),
-            |_, batch: Vec<Record>| decode_batch(&batch, inputs, summary),
-        );
-        let drained = Reorder::drain(lines, |(text, per_file): Decoded| -> anyhow::Result<()> {
-            for (f, t) in per_file {
-                if let Some(acc) = tallies.get_mut(f as usize) {
-                    acc.add(&t);
-                }
-            }
-            out.write_all(&text).map_err(anyhow::Error::from)
-        });
-        let outcome = reader.join().expect("the reader thread does not panic");
-        drained.map(|()| outcome.reports)
-    })
-}
-
-/// Decodes a batch of records: their JSON lines (unless `summary`) and HTTP tallies per input.
-fn decode_batch(batch: &[Record], inputs: &InputSet, summary: bool) -> Decoded {
-    let mut text = Vec::new();
-    let mut per_file: Vec<(u32, HttpTally)> = Vec::new();
-    for rec in batch {
-        let (status, payload_len, t) = describe(rec);
-        match per_file.last_mut() {
-            Some((f, acc)) if *f == rec.pos.file => acc.add(&t),
-            _ => per_file.push((rec.pos.file, t)),
-        }
-        if !summary {
-            let line = RecordLine {
-                file: inputs.name(rec.pos.file),
-                offset: rec.pos.offset,
-                index: rec.pos.index,
-                kind: rec.kind.as_str(),
-                id: &rec.id,
-                url: rec.url.as_deref(),
-                date: rec.date.as_deref(),
-                content_type: rec.content_type.as_deref(),
-                http_status: status,
-                payload_length: payload_len,
-            };
-            serde_json::to_writer(&mut text, &line).expect("writing JSON to memory cannot fail");
-            text.push(b'\n');
-        }
-    }
-    (text, per_file)
+    Ok(crate::exit_code(crate::cancelled(), &listed.tally))
 }
 
 /// Prints the `--summary` lines: one per input read (or skipped), then the total, which counts
 /// skipped inputs by kind and leaves their bytes out of the other counts.
-fn print_summaries(inputs: &InputSet, reports: &Reports, tallies: &[HttpTally], tally: &ReadTally) {
+fn print_summaries(listed: &Listed) {
+    let Listed {
+        inputs,
+        reports,
+        http: tallies,
+        tally,
+    } = listed;
     let mut total = FileReport::default();
     let mut total_tally = HttpTally::default();
     for (fi, r) in reports.iter().enumerate() {

@@ -1,7 +1,7 @@
 """Type hints of crawlsift's native module."""
 
 from os import PathLike
-from typing import Iterator, Optional, TypedDict, Union
+from typing import Iterator, Optional, Sequence, TypedDict, Union
 
 __version__: str
 
@@ -49,4 +49,47 @@ def extract(
     html: Union[bytes, str], content_type: Optional[str] = None, method: str = "blocks"
 ) -> Extracted: ...
 def fingerprint(text: str) -> Fingerprint: ...
-def cli(args: list[str]) -> int: ...
+
+class CrawlsiftError(Exception): ...
+class UsageError(CrawlsiftError): ...
+class OutputExistsError(CrawlsiftError): ...
+class ShardsError(CrawlsiftError): ...
+class DamagedError(CrawlsiftError): ...
+class InputOutputError(CrawlsiftError): ...
+class RunInterrupted(CrawlsiftError): ...
+
+class RunSummary(TypedDict, total=False):
+    records: int
+    record_errors: int
+    failed_inputs: int
+    skipped_inputs: dict[str, int]
+    problems: bool
+    documents: int
+    inputs: int
+    clusters: int
+    duplicates: int
+
+def shard(
+    inputs: Sequence[Union[str, "PathLike[str]"]],
+    index: int,
+    count: int,
+    out: Union[str, "PathLike[str]"],
+    *,
+    text: bool = False,
+    threads: Optional[int] = None,
+    method: Optional[str] = None,
+    threshold: Optional[float] = None,
+    min_words: Optional[int] = None,
+    force: bool = False,
+    quiet: bool = True,
+) -> RunSummary: ...
+def merge(
+    shards: Sequence[Union[str, "PathLike[str]"]],
+    out: Union[str, "PathLike[str]"],
+    *,
+    text: Optional[Union[str, "PathLike[str]"]] = None,
+    threads: Optional[int] = None,
+    memory: Optional[int] = None,
+    force: bool = False,
+    quiet: bool = True,
+) -> RunSummary: ...

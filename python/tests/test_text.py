@@ -70,22 +70,3 @@ def test_fingerprint_is_deterministic_and_sized():
     b = crawlsift.fingerprint("one two three four five six seven eight nine ten " * 10)
     assert a == b and len(a["minhash"]) > 0 and len(a["exact"]) == 32
     assert crawlsift.fingerprint("")["words"] == 0
-
-
-def test_shard_and_merge_give_the_single_run(binary, root, tmp_path):
-    sample = (root / "data" / "sample.warc.gz").read_bytes()
-    inputs = []
-    for i in range(3):
-        p = tmp_path / f"part-{i}.warc.gz"
-        p.write_bytes(sample * (i + 1))
-        inputs.append(str(p))
-    single = tmp_path / "single"
-    subprocess.run([binary, "dedup", *inputs, "--out", str(single), "--quiet"], check=True)
-    folders = [tmp_path / f"shard-{i}" for i in range(2)]
-    for i, folder in enumerate(folders):
-        assert crawlsift.shard(inputs, i, 2, folder) == 0
-    assert crawlsift.merge(folders[::-1], tmp_path / "merged") == 0
-    for name in ("clusters.jsonl", "documents.jsonl.gz"):
-        assert (single / name).read_bytes() == (tmp_path / "merged" / name).read_bytes()
-    assert crawlsift.merge(folders[:1], tmp_path / "again") == 1
-    assert crawlsift.cli(["dedup", "--shard", "2/2", inputs[0], "--out", str(tmp_path / "x")]) == 2

@@ -11,6 +11,7 @@
 //! failed write stops the run; a failed read gives a blank record and is remembered
 //! ([`Catalog::error`]): the writers fail rather than commit a file made of it.
 
+use crate::error::{fail, Result};
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -177,8 +178,8 @@ impl Catalog {
     pub fn for_each_in(
         &self,
         range: Range<usize>,
-        f: &mut dyn FnMut(DocMeta) -> anyhow::Result<()>,
-    ) -> anyhow::Result<()> {
+        f: &mut dyn FnMut(DocMeta) -> Result<()>,
+    ) -> Result<()> {
         let range = range.start..range.end.min(self.records());
         let spilled = self.spilled();
         let on_disk = range.start.min(spilled)..range.end.min(spilled);
@@ -191,8 +192,8 @@ impl Catalog {
                 .map(|s| s.file.read_exact_at(&mut buf, from))
             {
                 Some(Ok(())) => self.decode_each(&buf, from, on_disk, f)?,
-                Some(Err(e)) => anyhow::bail!("reading back the catalog of records: {e}"),
-                None => anyhow::bail!("reading back the catalog of records: no spill file"),
+                Some(Err(e)) => fail!("reading back the catalog of records: {e}"),
+                None => fail!("reading back the catalog of records: no spill file"),
             }
         }
         let mut r = range.start.max(spilled);
@@ -204,7 +205,7 @@ impl Catalog {
                 .partition_point(|(s, _)| *s <= at)
                 .saturating_sub(1);
             let Some((start, bytes)) = self.blocks.get(k) else {
-                anyhow::bail!("reading back the catalog of records: a record not kept");
+                fail!("reading back the catalog of records: a record not kept");
             };
             let block_end = start + bytes.len() as u64;
             let end = r + self.starts[r..range.end].partition_point(|&s| s < block_end);
@@ -220,14 +221,14 @@ impl Catalog {
         buf: &[u8],
         base: u64,
         range: Range<usize>,
-        f: &mut dyn FnMut(DocMeta) -> anyhow::Result<()>,
-    ) -> anyhow::Result<()> {
+        f: &mut dyn FnMut(DocMeta) -> Result<()>,
+    ) -> Result<()> {
         for r in range {
             let from = (self.starts[r] - base) as usize;
             let to = (self.starts[r + 1] - base) as usize;
             match buf.get(from..to).and_then(decode) {
                 Some(m) => f(m)?,
-                None => anyhow::bail!("reading back the catalog of records: a damaged record"),
+                None => fail!("reading back the catalog of records: a damaged record"),
             }
         }
         Ok(())

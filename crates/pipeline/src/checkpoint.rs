@@ -12,17 +12,17 @@
 //! so the collector does not stall the pipeline on the disk; an input whose checkpoint was not yet
 //! written when a run is killed is simply read again.
 
+use crate::error::{fail, Because, Error, IoContext, Result};
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
 use crawlsift_common::SourcePos;
 use crawlsift_dedup::{DedupConfig, Fingerprint};
 use crawlsift_reader::FileReport;
 use serde::{Deserialize, Serialize};
 
-use crate::inputs::InputSet;
+use crate::flow::inputs::InputSet;
 use crate::output::AtomicFile;
 
 /// The folder inside `--out` that holds checkpoints.
@@ -116,7 +116,7 @@ pub struct Checkpoints {
     /// In a merge of shards, the checkpoint folder holding each input (empty otherwise).
     sources: Vec<Option<PathBuf>>,
     /// The checkpoint being written in the background, if any.
-    writing: Option<std::thread::JoinHandle<anyhow::Result<()>>>,
+    writing: Option<std::thread::JoinHandle<Result<()>>>,
 }
 
 impl Checkpoints {
@@ -131,7 +131,7 @@ impl Checkpoints {
     /// Opens (or starts) the checkpoints of a run with `key` in `out`. Checkpoints of a run with
     /// other arguments are refused unless `force`, which discards them. Returns whether this run
     /// resumes an earlier one.
-    pub fn open(out: &Path, key: &RunKey, force: bool) -> anyhow::Result<(Self, bool)> {
+    pub fn open(out: &Path, key: &RunKey, force: bool) -> Result<(Self, bool)> {
         let dir = out.join(CHECKPOINT_DIR);
         let key_path = dir.join("run.json");
         let mut resuming = false;
@@ -139,16 +139,16 @@ impl Checkpoints {
             if Self::resumable(out, key) {
                 resuming = true;
             } else if force {
-                fs::remove_dir_all(&dir).with_context(|| format!("removing {}", dir.display()))?;
+                fs::remove_dir_all(&dir).at(&dir, || format!("removing {}", dir.display()))?;
             } else {
-                bail!(
+                fail!(
                     "{} holds an unfinished run with other arguments or changed inputs; run that \
                      command again to finish it, or pass --force to discard it",
                     out.display()
                 );
             }
         }
-        fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        fs::create_dir_all(&dir).at(&dir, || format!("cannot create {}", dir.display()))?;
         remove_stale_temporaries(out);
         remove_stale_temporaries(&dir);
         if !resuming {
@@ -206,16 +206,11 @@ impl Checkpoints {
     /// Writes input `file`'s checkpoint, its summary and then one line per record, on a background
     /// thread once the previous checkpoint is written. An error writing the previous one is
     /// returned here (or by [`finish`](Self::finish)).
-    pub fn save(
-        &mut self,
-        file: u32,
-        summary: &FileReport,
-        entries: Vec<Entry>,
-    ) -> anyhow::Result<()> {
+    pub fn save(&mut self, file: u32, summary: &FileReport, entries: Vec<Entry>) -> Result<()> {
         let previous = self.writing.take();
         let path = self.dir.join(file_name(file));
         let summary = summary.clone();
-        let write = move || -> anyhow::Result<()> {
+        let write = move || -> Result<()> {
             if let Some(p) = previous {
                 join_writer(p)?;
             }
@@ -225,8 +220,10 @@ impl Checkpoints {
             let mut buf = Vec::new();
             for e in &entries {
                 buf.clear();
-                let buf = postcard::to_io(e, &mut buf)?;
-                let len = u32::try_from(buf.len()).context("a checkpoint entry over 4 GB")?;
+                let buf = postcard::to_io(e, &mut buf)
+                    .because(|| "encoding a checkpoint entry".into())?;
+                let len = u32::try_from(buf.len())
+                    .map_err(|_| Error::failed("a checkpoint entry over 4 GB"))?;
                 f.write_all(&len.to_le_bytes())?;
                 f.write_all(buf)?;
             }
@@ -236,7 +233,7 @@ impl Checkpoints {
             std::thread::Builder::new()
                 .name("checkpoint".into())
                 .spawn(write)
-                .context("starting the checkpoint writer")?,
+                .because(|| "starting the checkpoint writer".into())?,
         );
         if let Some(d) = self.done.get_mut(file as usize) {
             *d = true;
@@ -245,7 +242,7 @@ impl Checkpoints {
     }
 
     /// Waits until every checkpoint asked for is written.
-    pub fn flush(&mut self) -> anyhow::Result<()> {
+    pub fn flush(&mut self) -> Result<()> {
         match self.writing.take() {
             Some(w) => join_writer(w),
             None => Ok(()),
@@ -253,11 +250,7 @@ impl Checkpoints {
     }
 
     /// Reads input `file`'s checkpoint, calling `each` on every record in order.
-    pub fn load(
-        &self,
-        file: u32,
-        each: &mut dyn FnMut(Entry) -> anyhow::Result<()>,
-    ) -> anyhow::Result<FileReport> {
+    pub fn load(&self, file: u32, each: &mut dyn FnMut(Entry) -> Result<()>) -> Result<FileReport> {
         let path = self.path(file);
         let bad = || {
             format!(
@@ -266,39 +259,45 @@ impl Checkpoints {
                 path.parent().unwrap_or(&self.dir).display()
             )
         };
-        let file = fs::File::open(&path).with_context(bad)?;
-        let size = file.metadata().with_context(bad)?.len();
+        // Where in the file the damage was found, and what was wrong there.
+        let damaged = |at: u64, e: Box<dyn std::error::Error + Send + Sync>| {
+            Error::damaged(bad(), &path, at, Some(e))
+        };
+        let file = fs::File::open(&path).at(&path, bad)?;
+        let size = file.metadata().at(&path, bad)?.len();
         let mut r = BufReader::new(file);
         let mut line = String::new();
-        r.read_line(&mut line).with_context(bad)?;
-        let summary: FileReport = serde_json::from_str(&line).with_context(bad)?;
+        r.read_line(&mut line).map_err(|e| damaged(0, e.into()))?;
+        let summary: FileReport = serde_json::from_str(&line).map_err(|e| damaged(0, e.into()))?;
         let mut buf = Vec::new();
+        let mut at = line.len() as u64;
         loop {
             let mut len = [0u8; 4];
             match r.read_exact(&mut len) {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
-                Err(e) => return Err(e).with_context(bad),
+                Err(e) => return Err(damaged(at, e.into())),
             }
             // A damaged length cannot ask for more than the file holds.
             let len = u64::from(u32::from_le_bytes(len));
             if len > size {
-                return Err(anyhow::anyhow!("an entry longer than the file")).with_context(bad);
+                return Err(damaged(at, "an entry longer than the file".into()));
             }
             buf.resize(len as usize, 0);
-            r.read_exact(&mut buf).with_context(bad)?;
-            each(postcard::from_bytes(&buf).with_context(bad)?)?;
+            r.read_exact(&mut buf).map_err(|e| damaged(at, e.into()))?;
+            each(postcard::from_bytes(&buf).map_err(|e| damaged(at, e.into()))?)?;
+            at += 4 + len;
         }
         Ok(summary)
     }
 
     /// Removes the checkpoints of a finished run (a merge keeps its shards' folders).
-    pub fn finish(mut self) -> anyhow::Result<()> {
+    pub fn finish(mut self) -> Result<()> {
         self.flush()?;
         if !self.sources.is_empty() {
             return Ok(());
         }
-        fs::remove_dir_all(&self.dir).with_context(|| format!("removing {}", self.dir.display()))
+        fs::remove_dir_all(&self.dir).at(&self.dir, || format!("removing {}", self.dir.display()))
     }
 }
 
@@ -312,7 +311,7 @@ impl Drop for Checkpoints {
     }
 }
 
-fn join_writer(w: std::thread::JoinHandle<anyhow::Result<()>>) -> anyhow::Result<()> {
+fn join_writer(w: std::thread::JoinHandle<Result<()>>) -> Result<()> {
     w.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
 }
 
@@ -382,7 +381,7 @@ mod tests {
         ]
     }
 
-    fn load_all(c: &Checkpoints) -> anyhow::Result<Vec<Entry>> {
+    fn load_all(c: &Checkpoints) -> Result<Vec<Entry>> {
         let mut got = Vec::new();
         c.load(0, &mut |e| {
             got.push(e);

@@ -5,6 +5,7 @@
 //! ([`Clusterer::excess_bytes`]), spills texts for `--text` and checkpoints each input once it is
 //! read.
 
+use crate::error::{Error, IoContext, Result};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -165,7 +166,7 @@ impl<'a> Collector<'a> {
     }
 
     /// Takes one record's entry; `live` entries (not replayed) go into the input's checkpoint.
-    pub fn accept(&mut self, mut e: Entry, live: bool) -> anyhow::Result<()> {
+    pub fn accept(&mut self, mut e: Entry, live: bool) -> Result<()> {
         if live {
             let mut kept = e.clone();
             if !self.keep_text {
@@ -231,7 +232,7 @@ impl<'a> Collector<'a> {
     /// Past the resident budget with every word profile on disk, moves the oldest records of the
     /// catalog to its spill file (in the clusterer's spill folder), then, once those are all on
     /// disk, the oldest signatures ([`Clusterer::spill_signatures`]).
-    fn keep_within_budget(&mut self) -> anyhow::Result<()> {
+    fn keep_within_budget(&mut self) -> Result<()> {
         let over = self.clusterer.excess_bytes();
         if over == 0 {
             return Ok(());
@@ -239,9 +240,9 @@ impl<'a> Collector<'a> {
         let Some(dir) = self.clusterer.spill_dir().map(Path::to_path_buf) else {
             return Ok(());
         };
-        let freed = self.catalog.spill_oldest(over, &dir).map_err(|e| {
-            anyhow::anyhow!(
-                "writing the catalog of records to a temporary file in {}: {e}",
+        let freed = self.catalog.spill_oldest(over, &dir).at(&dir, || {
+            format!(
+                "writing the catalog of records to a temporary file in {}",
                 dir.display()
             )
         })?;
@@ -259,7 +260,7 @@ impl<'a> Collector<'a> {
         file: u32,
         summary: Result<FileReport, String>,
         checkpoint: bool,
-    ) -> anyhow::Result<()> {
+    ) -> Result<()> {
         let entries = std::mem::take(&mut self.pending);
         if let (true, Ok(s)) = (checkpoint, &summary) {
             self.checkpoints.save(file, s, entries)?;
@@ -271,7 +272,7 @@ impl<'a> Collector<'a> {
     }
 
     /// Replays input `file` from its checkpoint, as if it had been read.
-    pub fn replay(&mut self, file: u32) -> anyhow::Result<()> {
+    pub fn replay(&mut self, file: u32) -> Result<()> {
         let checkpoints: &Checkpoints = self.checkpoints;
         let mut entries = Vec::new();
         let summary = checkpoints.load(file, &mut |e| {
@@ -288,9 +289,10 @@ impl<'a> Collector<'a> {
     }
 
     /// Everything gathered (the catalog's spilled records written out).
-    pub fn finish(mut self) -> anyhow::Result<Collected> {
-        self.catalog.finish_spill().map_err(|e| {
-            anyhow::anyhow!("writing the catalog of records to a temporary file: {e}")
+    pub fn finish(mut self) -> Result<Collected> {
+        self.catalog.finish_spill().map_err(|e| Error::Failed {
+            what: "writing the catalog of records to a temporary file".into(),
+            source: Some(Box::new(e)),
         })?;
         Ok(Collected {
             clusterer: self.clusterer,

@@ -5,6 +5,7 @@
 //! by side, word differences highlighted. Every text from a page is escaped. The bytes depend
 //! only on the run's results (and the times `report.json` already holds), not on thread count.
 
+use crate::error::Result;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::{Seek, SeekFrom, Write as _};
@@ -221,7 +222,7 @@ pub fn write_html(
     r: &DedupReport<'_>,
     zipf: &ZipfCurves,
     pairs: &[Pair],
-) -> anyhow::Result<()> {
+) -> Result<()> {
     let mut f = AtomicFile::create(path)?;
     f.write_all(render(p, r, zipf, pairs).as_bytes())?;
     f.commit()

@@ -2,24 +2,26 @@
 From crawl records to documents, fingerprints and clusters: the flow of crawlsift as a library.
 
 `crawlsift-pipeline` sits between the stage crates (`crawlsift-common`, `-reader`, `-extractor`,
-`-dedup`, none of which knows another) and the `crawlsift` binary, which only parses arguments and
-wires these pieces together. One module per concept:
+`-dedup`, `-stats`, `-store`, `-phrases`, `-cdxj`, none of which knows another) and its callers,
+the `crawlsift` command line and the Python package, which only turn arguments into requests and
+outcomes into messages:
 
+* [`run`]: every run, one call each, a request and [`run::Hooks`] in, an outcome or an
+  [`Error`] out: `dedup` (also a shard of a run, and `--against`), `merge`, `index`, `records`,
+  `extract`, `stats`, `get`, `query`;
+* [`flow`]: the one scaffold every reading takes (reader thread, worker stages over bounded
+  channels, input order restored, cancellation), the input set and the read tally;
+* [`error`]: the library's typed errors, naming the file and the byte offset;
 * [`page`]: which records are pages and what text they give (the page policy, in one place);
-* [`stages`]: producer, worker pools and the ordered collector over bounded channels;
-* [`inputs`]: the input set, the reading loop and the read tally (what reading one input gave is
-  the reader's `FileReport`, which checkpoints keep as JSON);
-* [`dedup`]: the threads of a dedup run up to clustering; [`collect`]: its collector;
-  [`catalog`]: what the collector keeps per record for `documents.jsonl.gz`;
+* [`collect`]: a dedup run's collector; [`catalog`]: what it keeps per record;
 * [`checkpoint`]: the per-input checkpoint format of resumable runs; [`shard`]: shards of a
-  run (`--shard I/N`) and their exact merge, built on those checkpoints;
+  run and their exact merge, built on those checkpoints;
 * [`verdict`]: what clustering decided per document (the keep/duplicate rule);
 * [`describe`]: a record's HTTP status and payload length, as `records` lists them;
-* [`lines`]: the JSON line types of the outputs; [`write`](mod@write): their writers; [`output`]: files that
-  appear whole or not at all;
-* [`report`] builds `report.json`; [`html`] writes `report.html` beside it;
-* [`against`]: `dedup --against`, this run's documents searched for in an index;
-* [`segment`]: the fingerprint index of `crawlsift index` (segments, re-clustering, append).
+* [`lines`]: the JSON line types of the outputs; [`write`](mod@write): their writers; [`output`]:
+  files that appear whole or not at all;
+* [`report`] builds `report.json`; [`html`] writes `report.html` beside it; [`phrases`]: the
+  phrase-level part of a dedup run; [`site`]: a document's site.
 
 ```
 use crawlsift_extractor::ExtractorBuilder;
@@ -45,24 +47,25 @@ assert_eq!(texts, ["Hello there, reader."]);
 */
 #![deny(missing_docs)]
 
-pub mod against;
 pub mod catalog;
 pub mod checkpoint;
 pub mod collect;
-pub mod dedup;
 pub mod describe;
+pub mod error;
+pub mod flow;
 pub mod html;
-pub mod inputs;
 pub mod lines;
 pub mod output;
 pub mod page;
 pub mod phrases;
 pub mod report;
-pub mod segment;
+pub mod run;
 pub mod shard;
 pub mod site;
-pub mod stages;
 pub mod verdict;
 pub mod write;
 
-pub use inputs::{InputSet, ReadTally};
+pub use error::{Error, Result};
+pub use flow::inputs::{InputSet, ReadTally};
+/// The input set and read tally, where the Python package and older callers name them.
+pub use flow::{inputs, stages};

@@ -13,7 +13,7 @@ use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
-use anyhow::Context;
+use crate::error::{IoContext, Result};
 use crawlsift_common::fs::{self as cfs, AtomicFile as Atomic};
 use crawlsift_common::parallel::in_parallel;
 use flate2::write::GzEncoder;
@@ -45,19 +45,19 @@ pub struct AtomicFile {
 
 impl AtomicFile {
     /// Creates the temporary file for `target`; compresses with gzip when the name ends in `.gz`.
-    pub fn create(target: &Path) -> anyhow::Result<Self> {
+    pub fn create(target: &Path) -> Result<Self> {
         Self::create_with(target, true)
     }
 
     /// Creates the temporary file for `target`, written as given whatever its name (for data
     /// compressed by the caller).
-    pub fn create_raw(target: &Path) -> anyhow::Result<Self> {
+    pub fn create_raw(target: &Path) -> Result<Self> {
         Self::create_with(target, false)
     }
 
-    fn create_with(target: &Path, compress_by_name: bool) -> anyhow::Result<Self> {
-        let file = Atomic::create(target)
-            .with_context(|| format!("cannot create {}", target.display()))?;
+    fn create_with(target: &Path, compress_by_name: bool) -> Result<Self> {
+        let file =
+            Atomic::create(target).at(target, || format!("cannot create {}", target.display()))?;
         let buf = BufWriter::with_capacity(OUTPUT_BUFFER_BYTES, file);
         let lossy = target
             .file_name()
@@ -70,7 +70,7 @@ impl AtomicFile {
         } else if lossy.ends_with(".zst") {
             Sink::Zstd(
                 zstd::Encoder::new(buf, ZSTD_LEVEL)
-                    .with_context(|| format!("zstd for {}", target.display()))?,
+                    .at(target, || format!("zstd for {}", target.display()))?,
             )
         } else {
             Sink::Plain(buf)
@@ -82,29 +82,30 @@ impl AtomicFile {
     }
 
     /// Finishes compression, flushes, fsyncs and renames the file to its target name.
-    pub fn commit(mut self) -> anyhow::Result<()> {
+    pub fn commit(mut self) -> Result<()> {
         let sink = self
             .sink
             .take()
             .expect("commit is called once, on a live file");
-        let writing = || format!("writing {}", self.target.display());
+        let target = self.target.clone();
+        let writing = || format!("writing {}", target.display());
         let buf = match sink {
             Sink::Plain(buf) => buf,
-            Sink::Gzip(gz) => gz.finish().with_context(writing)?,
-            Sink::Zstd(z) => z.finish().with_context(writing)?,
+            Sink::Gzip(gz) => gz.finish().at(&target, writing)?,
+            Sink::Zstd(z) => z.finish().at(&target, writing)?,
         };
         let file = buf
             .into_inner()
             .map_err(|e| e.into_error())
-            .with_context(writing)?;
-        file.commit().with_context(writing)
+            .at(&target, writing)?;
+        file.commit().at(&target, writing)
     }
 }
 
 /// Checks that `target` can be written, by creating (and removing) the temporary file
 /// [`AtomicFile`] would write it under: a missing or read-only directory is an error naming
 /// `target`, found before a run starts rather than when its outputs are written.
-pub fn check_writable(target: &Path) -> anyhow::Result<()> {
+pub fn check_writable(target: &Path) -> Result<()> {
     // A device or a pipe is not opened ahead: a pipe's reader would see its end at once.
     if cfs::is_special(target) {
         return Ok(());
@@ -114,13 +115,15 @@ pub fn check_writable(target: &Path) -> anyhow::Result<()> {
 
 /// Creates the directory `dir` if missing and checks that files can be created in it (a probe
 /// file, removed at once): the error names `dir`, as the user gave it.
-pub fn writable_dir(dir: &Path) -> anyhow::Result<()> {
-    fs::create_dir_all(dir)
-        .with_context(|| format!("cannot create output directory {}", dir.display()))?;
+pub fn writable_dir(dir: &Path) -> Result<()> {
+    fs::create_dir_all(dir).at(dir, || {
+        format!("cannot create output directory {}", dir.display())
+    })?;
     let probe = dir.join(format!(".crawlsift-probe-{}", std::process::id()));
-    File::create(&probe)
-        .with_context(|| format!("cannot write in output directory {}", dir.display()))?;
-    fs::remove_file(&probe).with_context(|| format!("cannot remove {}", probe.display()))?;
+    File::create(&probe).at(dir, || {
+        format!("cannot write in output directory {}", dir.display())
+    })?;
+    fs::remove_file(&probe).at(&probe, || format!("cannot remove {}", probe.display()))?;
     Ok(())
 }
 
@@ -136,9 +139,9 @@ pub fn write_gzip_chunks(
     target: &Path,
     items: usize,
     threads: usize,
-    render: impl Fn(std::ops::Range<usize>, &mut Vec<u8>) -> anyhow::Result<()> + Sync,
-) -> anyhow::Result<()> {
-    let member = |range: std::ops::Range<usize>| -> anyhow::Result<Vec<u8>> {
+    render: impl Fn(std::ops::Range<usize>, &mut Vec<u8>) -> Result<()> + Sync,
+) -> Result<()> {
+    let member = |range: std::ops::Range<usize>| -> Result<Vec<u8>> {
         let mut text = Vec::new();
         render(range, &mut text)?;
         let mut gz = GzEncoder::new(
@@ -283,7 +286,7 @@ mod tests {
     fn chunked_gzip_reads_as_one_stream_and_does_not_depend_on_threads() {
         let dir = tempfile::tempdir().unwrap();
         let items = 2 * GZIP_CHUNK_ITEMS + 17;
-        let render = |r: std::ops::Range<usize>, out: &mut Vec<u8>| -> anyhow::Result<()> {
+        let render = |r: std::ops::Range<usize>, out: &mut Vec<u8>| -> Result<()> {
             for i in r {
                 writeln!(out, "{{\"line\":{i}}}")?;
             }

@@ -5,6 +5,7 @@
 //! `slice_and_dice.jsonl` and `popular_phrases.jsonl`; its [`PhraseReport`] is the `phrases`
 //! section of `report.json`.
 
+use crate::error::Result;
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::Path;
@@ -15,7 +16,7 @@ use crawlsift_phrases::{analyze, Analysis, JudgeConfig, PageInput, Sketch, Summa
 use serde::Serialize;
 
 use crate::catalog::Catalog;
-use crate::inputs::InputSet;
+use crate::flow::inputs::InputSet;
 use crate::output::AtomicFile;
 use crate::site::site_of;
 
@@ -128,7 +129,7 @@ pub fn analyze_run(
     catalog: &Catalog,
     inputs: &InputSet,
     threads: usize,
-) -> anyhow::Result<PhraseReport> {
+) -> Result<PhraseReport> {
     let n = catalog.documents().min(store.len());
     let assigned = clustering.assignments(n);
     let clusters = clustering.clusters.len() as u32;
@@ -191,12 +192,7 @@ pub fn with_phrases<T: Serialize>(
 }
 
 /// Writes `slice_and_dice.jsonl`: one line per flagged page, in document order.
-fn write_slice(
-    out: &Path,
-    a: &Analysis,
-    catalog: &Catalog,
-    inputs: &InputSet,
-) -> anyhow::Result<()> {
+fn write_slice(out: &Path, a: &Analysis, catalog: &Catalog, inputs: &InputSet) -> Result<()> {
     let mut f = std::io::BufWriter::new(AtomicFile::create(&out.join(SLICE_FILE))?);
     for (d, v) in a.verdicts.iter().enumerate() {
         if !v.slice_and_dice {
@@ -241,7 +237,7 @@ fn write_popular(
     ranked: &[&crawlsift_phrases::Popular],
     store: &PhraseStore,
     catalog: &Catalog,
-) -> anyhow::Result<()> {
+) -> Result<()> {
     let mut f = std::io::BufWriter::new(AtomicFile::create(&out.join(POPULAR_FILE))?);
     for (i, p) in ranked.iter().take(limits::PHRASE_LISTED).enumerate() {
         let holders: Vec<_> = (p.holders.iter().take(limits::PHRASE_EXAMPLES))

@@ -11,9 +11,11 @@ use crawlsift_reader::{FileReport, RecordError};
 use serde::Serialize;
 
 use crate::catalog::Catalog;
-use crate::dedup::StageTimes;
-use crate::inputs::{add_counts, errors_by_name, not_an_archive, skip_kind, InputSet, ReadTally};
+use crate::flow::inputs::{
+    add_counts, errors_by_name, not_an_archive, skip_kind, InputSet, ReadTally,
+};
 use crate::lines::rounded;
+use crate::run::read::StageTimes;
 use crate::site::site_of;
 use crate::verdict::Verdicts;
 use crawlsift_common::limits::{REPORT_CLUSTER_URLS, REPORT_LARGEST_CLUSTERS};

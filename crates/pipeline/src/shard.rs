@@ -18,16 +18,16 @@
 //! byte-identical to a single run over the same inputs, for any N. Nothing of the archives is
 //! read again: the merge needs only the shards' folders.
 
+use crate::error::{fail, Error, IoContext, Result};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use anyhow::{bail, Context};
 use crawlsift_common::limits::{MAX_SHARDS, MAX_SHARD_MANIFEST_BYTES};
 use serde::{Deserialize, Serialize};
 
 use crate::checkpoint::RunKey;
-use crate::inputs::InputList;
+use crate::flow::inputs::InputList;
 use crate::output::AtomicFile;
 
 /// The file in a shard's output folder that describes the shard.
@@ -109,17 +109,17 @@ pub struct ShardManifest {
 
 impl ShardManifest {
     /// Writes the manifest into the shard's output folder (whole or not at all).
-    pub fn write(&self, out: &Path) -> anyhow::Result<()> {
+    pub fn write(&self, out: &Path) -> Result<()> {
         let mut f = AtomicFile::create(&out.join(SHARD_FILE))?;
         serde_json::to_writer_pretty(&mut f, self)?;
         f.commit()
     }
 
     /// Reads the manifest of the shard whose output folder is `dir`.
-    pub fn read(dir: &Path) -> anyhow::Result<Self> {
+    pub fn read(dir: &Path) -> Result<Self> {
         let path = dir.join(SHARD_FILE);
         let size = fs::metadata(&path)
-            .with_context(|| {
+            .at(&path, || {
                 format!(
                     "{} is not a finished shard: {SHARD_FILE} is missing (run its \
                      `crawlsift dedup ... --shard I/N` again)",
@@ -128,13 +128,20 @@ impl ShardManifest {
             })?
             .len();
         if size > MAX_SHARD_MANIFEST_BYTES {
-            bail!("{}: {size} bytes is not a shard manifest", path.display());
+            fail!("{}: {size} bytes is not a shard manifest", path.display());
         }
-        let bytes = fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
-        let m: ShardManifest = serde_json::from_slice(&bytes)
-            .with_context(|| format!("{} is damaged", path.display()))?;
+        let bytes = fs::read(&path).at(&path, || format!("reading {}", path.display()))?;
+        let m: ShardManifest = serde_json::from_slice(&bytes).map_err(|e| {
+            let at = e.column() as u64; // the manifest is one line of JSON
+            Error::damaged(
+                format!("{} is damaged", path.display()),
+                &path,
+                at,
+                Some(Box::new(e)),
+            )
+        })?;
         if m.format != SHARD_FORMAT {
-            bail!(
+            fail!(
                 "{}: shard format {} (this crawlsift reads {SHARD_FORMAT})",
                 path.display(),
                 m.format
@@ -160,38 +167,49 @@ pub struct MergePlan {
 
 /// Reads and checks the shards' manifests: one run, every shard once, every input accounted for by
 /// the shard that [`assign`] gives it.
-pub fn plan_merge(dirs: &[PathBuf]) -> anyhow::Result<MergePlan> {
+pub fn plan_merge(dirs: &[PathBuf]) -> Result<MergePlan> {
     let mut manifests = Vec::with_capacity(dirs.len());
     for d in dirs {
         manifests.push((d, ShardManifest::read(d)?));
     }
     let Some((first_dir, first)) = manifests.first() else {
-        bail!("no shard folders given");
+        return Err(Error::Shards("no shard folders given".into()));
     };
     let count = first.shard.count;
     let n = first.inputs.names.len();
     if first.inputs.sizes.len() != n || first.key.inputs.len() != n {
-        bail!("{}: its input list is damaged", first_dir.display());
+        return Err(Error::Shards(format!(
+            "{}: its input list is damaged",
+            first_dir.display()
+        )));
     }
     let mut seen: Vec<Option<&PathBuf>> = vec![None; count as usize];
     for (d, m) in &manifests {
         if m.key != first.key || m.inputs != first.inputs || m.shard.count != count {
-            bail!(
+            return Err(Error::Shards(format!(
                 "{} and {} are shards of different runs (other inputs, settings, shard count or \
                  crawlsift version)",
                 first_dir.display(),
                 d.display()
-            );
+            )));
         }
         match seen.get_mut(m.shard.index as usize) {
-            Some(Some(other)) => bail!(
-                "{} and {} are both shard {}",
-                other.display(),
-                d.display(),
-                m.shard
-            ),
+            Some(Some(other)) => {
+                return Err(Error::Shards(format!(
+                    "{} and {} are both shard {}",
+                    other.display(),
+                    d.display(),
+                    m.shard
+                )));
+            }
             Some(slot) => *slot = Some(d),
-            None => bail!("{}: shard {} is out of range", d.display(), m.shard),
+            None => {
+                return Err(Error::Shards(format!(
+                    "{}: shard {} is out of range",
+                    d.display(),
+                    m.shard
+                )));
+            }
         }
     }
     let missing: Vec<String> = (0..count)
@@ -199,7 +217,10 @@ pub fn plan_merge(dirs: &[PathBuf]) -> anyhow::Result<MergePlan> {
         .map(|i| format!("{i}/{count}"))
         .collect();
     if !missing.is_empty() {
-        bail!("shards missing: {}", missing.join(", "));
+        return Err(Error::Shards(format!(
+            "shards missing: {}",
+            missing.join(", ")
+        )));
     }
     let owner = assign(&first.inputs.sizes, count);
     let mut sources: Vec<Option<PathBuf>> = vec![None; n];
@@ -210,14 +231,17 @@ pub fn plan_merge(dirs: &[PathBuf]) -> anyhow::Result<MergePlan> {
         let lost = m.failed.iter().map(|(f, e)| (*f, Some(e)));
         for (f, err) in held.chain(lost) {
             let Some(&o) = owner.get(f as usize) else {
-                bail!("{}: input {f} is out of range", d.display());
+                return Err(Error::Shards(format!(
+                    "{}: input {f} is out of range",
+                    d.display()
+                )));
             };
             if o != m.shard.index || accounted[f as usize] {
-                bail!(
+                return Err(Error::Shards(format!(
                     "{}: input {} is not this shard's to read",
                     d.display(),
                     first.inputs.names[f as usize]
-                );
+                )));
             }
             accounted[f as usize] = true;
             match err {
@@ -227,11 +251,10 @@ pub fn plan_merge(dirs: &[PathBuf]) -> anyhow::Result<MergePlan> {
         }
     }
     if let Some(f) = accounted.iter().position(|a| !a) {
-        bail!(
+        return Err(Error::Shards(format!(
             "input {} was read by no shard (shard {}/{count} is unfinished?)",
-            first.inputs.names[f],
-            owner[f]
-        );
+            first.inputs.names[f], owner[f]
+        )));
     }
     failed.sort();
     Ok(MergePlan {

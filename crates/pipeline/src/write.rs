@@ -2,17 +2,17 @@
 //! corpus of `--text` (from the [`TextSpill`] of page texts written during the run). Each file
 //! appears whole or not at all ([`AtomicFile`]); [`write_outputs`] writes them at the same time.
 
+use crate::error::{fail, IoContext, Result};
 use std::borrow::Cow;
 use std::fs::{self, File};
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
 use crawlsift_dedup::Clustering;
 use crawlsift_phrases::{DropReport, SentenceFilter};
 
 use crate::catalog::Catalog;
-use crate::inputs::InputSet;
+use crate::flow::inputs::InputSet;
 use crate::lines::{
     exact_hex, match_name, rounded, simhash_hex, ClusterLine, DocumentLine, MemberLine,
     SkippedLine, TextLine,
@@ -44,10 +44,10 @@ pub fn write_outputs(
     text: Option<(&Path, TextSpill)>,
     drop_repeats: bool,
     threads: usize,
-) -> anyhow::Result<Option<DropReport>> {
+) -> Result<Option<DropReport>> {
     let verdicts = Verdicts::new(c, catalog.documents());
     let verdicts = &verdicts;
-    std::thread::scope(|s| -> anyhow::Result<Option<DropReport>> {
+    std::thread::scope(|s| -> Result<Option<DropReport>> {
         let clusters_out = out.join(CLUSTERS_FILE);
         let clusters = std::thread::Builder::new()
             .name("write-clusters".into())
@@ -87,7 +87,7 @@ pub fn write_clusters(
     c: &Clustering,
     catalog: &Catalog,
     inputs: &InputSet,
-) -> anyhow::Result<()> {
+) -> Result<()> {
     let mut f = AtomicFile::create(path)?;
     for (ci, cl) in c.clusters.iter().enumerate() {
         let metas: Vec<_> = cl.members.iter().map(|m| catalog.doc(m.doc)).collect();
@@ -119,7 +119,7 @@ pub fn write_clusters(
         f.write_all(b"\n")?;
     }
     if let Some(e) = catalog.error() {
-        anyhow::bail!("{e}");
+        fail!("{e}");
     }
     f.commit()
 }
@@ -131,7 +131,7 @@ pub fn write_documents(
     catalog: &Catalog,
     inputs: &InputSet,
     threads: usize,
-) -> anyhow::Result<()> {
+) -> Result<()> {
     write_gzip_chunks(path, catalog.records(), threads, |range, out| {
         catalog.for_each_in(range, &mut |m| {
             let o = &m.origin;
@@ -201,9 +201,8 @@ impl TextSpill {
     }
 
     /// Creates the spill file `path` of a run over these inputs (their names, in order).
-    pub fn create(path: &Path, names: Vec<String>) -> anyhow::Result<Self> {
-        let file =
-            File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    pub fn create(path: &Path, names: Vec<String>) -> Result<Self> {
+        let file = File::create(path).at(path, || format!("cannot create {}", path.display()))?;
         Ok(TextSpill {
             file: BufWriter::new(file),
             path: path.to_path_buf(),
@@ -212,13 +211,7 @@ impl TextSpill {
     }
 
     /// Appends the next document's line.
-    pub fn push(
-        &mut self,
-        o: &Origin,
-        date: Option<&str>,
-        title: &str,
-        text: &str,
-    ) -> anyhow::Result<()> {
+    pub fn push(&mut self, o: &Origin, date: Option<&str>, title: &str, text: &str) -> Result<()> {
         let line = TextLine {
             id: &o.id,
             url: o.url.as_deref(),
@@ -234,7 +227,7 @@ impl TextSpill {
         serde_json::to_writer(&mut self.file, &line)
             .map_err(io::Error::from)
             .and_then(|()| self.file.write_all(b"\n"))
-            .with_context(|| format!("writing {}", self.path.display()))
+            .at(&self.path, || format!("writing {}", self.path.display()))
     }
 
     /// Writes the lines of the documents `verdicts` keeps to `target`, their texts through
@@ -244,12 +237,12 @@ impl TextSpill {
         target: &Path,
         verdicts: &Verdicts,
         mut repeats: Option<&mut SentenceFilter>,
-    ) -> anyhow::Result<()> {
+    ) -> Result<()> {
         self.file
             .flush()
-            .with_context(|| format!("writing {}", self.path.display()))?;
+            .at(&self.path, || format!("writing {}", self.path.display()))?;
         let spill =
-            File::open(&self.path).with_context(|| format!("reading {}", self.path.display()))?;
+            File::open(&self.path).at(&self.path, || format!("reading {}", self.path.display()))?;
         let mut out = AtomicFile::create(target)?;
         let documents = verdicts.duplicate_of.len();
         for (doc, line) in BufReader::new(spill).lines().take(documents).enumerate() {
@@ -287,7 +280,7 @@ struct SpilledLine<'a> {
 
 /// Writes one clean-corpus line with its `text` through `f`: a line that loses nothing is copied
 /// as it is, one that does is written again as the [`TextLine`] it was, with the filtered text.
-fn without_repeats(line: &str, f: &mut SentenceFilter, out: &mut impl Write) -> anyhow::Result<()> {
+fn without_repeats(line: &str, f: &mut SentenceFilter, out: &mut impl Write) -> Result<()> {
     let row: SpilledLine<'_> = serde_json::from_str(line)?;
     match f.filter(&row.text) {
         Some(text) => {

@@ -9,8 +9,9 @@ It gives Python the pieces a distributed job calls inside its own workers (a PyS
   `crawlsift records` (and the payload bytes on request), read on a background thread;
 * [`text`]: `extract(html)` (the main text, as `crawlsift extract`) and `fingerprint(text)`
   (the exact hash, SimHash and MinHash signature `crawlsift dedup` computes);
-* [`cli`]: `cli(args)`, any crawlsift command line run in-process (the Python wrapper's
-  `shard()` and `merge()` are the two steps of a distributed dedup).
+* [`cli`]: `shard()` and `merge()`, the two steps of a distributed dedup, called into the
+  library (`crawlsift_pipeline::run`) as the CLI calls it, raising `CrawlsiftError` and its
+  subclasses (defined there, once) when a run cannot finish.
 
 The Python-side wrapper, type hints and tests live in `python/`.
 */
@@ -30,6 +31,8 @@ fn _crawlsift(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(records::records, m)?)?;
     m.add_function(wrap_pyfunction!(text::extract, m)?)?;
     m.add_function(wrap_pyfunction!(text::fingerprint, m)?)?;
-    m.add_function(wrap_pyfunction!(cli::cli, m)?)?;
+    m.add_function(wrap_pyfunction!(cli::shard, m)?)?;
+    m.add_function(wrap_pyfunction!(cli::merge, m)?)?;
+    cli::add_exceptions(m)?;
     Ok(())
 }

@@ -6,9 +6,9 @@
 //! `clusters.jsonl`. `--append` writes a segment for the inputs not yet indexed and clusters
 //! again from the segments, never from the archives.
 
+use crate::error::{fail, Error, IoContext, Result};
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
 use crawlsift_common::limits::STORE_SEGMENT_MAX_DOCS;
 use crawlsift_dedup::{Clusterer, Clustering, DedupConfig};
 use crawlsift_extractor::ExtractorBuilder;
@@ -21,8 +21,8 @@ use crawlsift_store::Index;
 
 use crate::checkpoint::{Checkpoints, RunKey};
 use crate::collect::Collected;
-use crate::dedup::{read_documents_into, DedupHooks, DedupSettings};
-use crate::inputs::{InputSet, ReadTally, RecordTap};
+use crate::flow::inputs::{InputSet, ReadTally, RecordTap};
+use crate::run::read::{read_documents_into, DedupHooks, DedupSettings};
 use crate::site::site_of;
 
 /// What `crawlsift index` is asked to do.
@@ -72,7 +72,7 @@ pub struct IndexSummary {
 }
 
 /// Builds or extends the fingerprint index of `req.out`.
-pub fn build_index(req: &IndexRequest<'_>, hooks: &DedupHooks<'_>) -> anyhow::Result<IndexSummary> {
+pub fn build_index(req: &IndexRequest<'_>, hooks: &DedupHooks<'_>) -> Result<IndexSummary> {
     let dir = req.out.join(FP_DIR);
     let mut manifest = open_manifest(req, &dir)?;
     let mut summary = IndexSummary::default();
@@ -82,9 +82,9 @@ pub fn build_index(req: &IndexRequest<'_>, hooks: &DedupHooks<'_>) -> anyhow::Re
     let mut entries: Vec<InputEntry> = Vec::new();
     for input in &given.inputs {
         let Input::Path(p) = input else {
-            bail!("an index needs files it can find again: standard input (-) cannot be indexed");
+            fail!("an index needs files it can find again: standard input (-) cannot be indexed");
         };
-        let abs = std::fs::canonicalize(p).with_context(|| format!("{}", p.display()))?;
+        let abs = std::fs::canonicalize(p).at(p, || format!("{}", p.display()))?;
         let (size, identity) = content_identity(&abs)?;
         if manifest.covers(&identity) || entries.iter().any(|e| e.identity == identity) {
             summary.already_indexed.push(p.display().to_string());
@@ -147,15 +147,15 @@ pub fn build_index(req: &IndexRequest<'_>, hooks: &DedupHooks<'_>) -> anyhow::Re
 
 /// The manifest to extend: the existing one with `--append`, a new one otherwise (refusing to
 /// replace an index without `--force`).
-fn open_manifest(req: &IndexRequest<'_>, dir: &Path) -> anyhow::Result<Manifest> {
+fn open_manifest(req: &IndexRequest<'_>, dir: &Path) -> Result<Manifest> {
     let exists = dir.join(crawlsift_store::manifest::MANIFEST_FILE).exists();
     if req.append {
         if !exists {
-            bail!("{} holds no index to append to", req.out.display());
+            fail!("{} holds no index to append to", req.out.display());
         }
         let m = Manifest::read(dir)?;
         if m.config != *req.dedup {
-            bail!(
+            fail!(
                 "{} was made with other settings ({}); append with the settings it was made with",
                 req.out.display(),
                 serde_json::to_string(&m.config)?
@@ -165,14 +165,14 @@ fn open_manifest(req: &IndexRequest<'_>, dir: &Path) -> anyhow::Result<Manifest>
     }
     if exists {
         if !req.force {
-            bail!(
+            fail!(
                 "{} already holds an index; pass --append to add inputs or --force to replace it",
                 req.out.display()
             );
         }
-        std::fs::remove_dir_all(dir).with_context(|| format!("removing {}", dir.display()))?;
+        std::fs::remove_dir_all(dir).at(dir, || format!("removing {}", dir.display()))?;
     }
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    std::fs::create_dir_all(dir).at(dir, || format!("cannot create {}", dir.display()))?;
     Ok(Manifest::new(req.dedup.clone()))
 }
 
@@ -183,7 +183,7 @@ fn read_new(
     dir: &Path,
     inputs: &InputSet,
     hooks: &DedupHooks<'_>,
-) -> anyhow::Result<Option<Collected>> {
+) -> Result<Option<Collected>> {
     let key = RunKey::new(inputs, req.method, req.dedup, false);
     let (mut checkpoints, _) = Checkpoints::open(dir, &key, true)?;
     let reader = ReaderConfig {
@@ -224,7 +224,7 @@ fn write_new_segments(
     read: Vec<InputEntry>,
     collected: &Collected,
     manifest: &mut Manifest,
-) -> anyhow::Result<()> {
+) -> Result<()> {
     let n = collected.clusterer.len();
     let mut start = 0;
     loop {
@@ -235,7 +235,7 @@ fn write_new_segments(
         let fps = (start..end)
             .map(|d| collected.clusterer.fingerprint(d as u32))
             .collect::<Option<Vec<_>>>()
-            .context("a document without its fingerprint")?;
+            .ok_or_else(|| Error::failed("a document without its fingerprint"))?;
         let mut docs = Vec::with_capacity(end - start);
         for (fp, meta) in fps.iter().zip(&metas) {
             docs.push(DocIn {
@@ -267,7 +267,7 @@ pub fn recluster(
     dir: &Path,
     manifest: &Manifest,
     threads: usize,
-) -> anyhow::Result<(Clustering, Vec<u64>)> {
+) -> Result<(Clustering, Vec<u64>)> {
     let mut clusterer = Clusterer::new(&manifest.config)?;
     for s in &manifest.segments {
         let seg = Segment::open(dir, &s.name)?;
@@ -289,8 +289,9 @@ fn commit(
     clustering: &Clustering,
     templates: &[u64],
     summary: &mut IndexSummary,
-) -> anyhow::Result<()> {
-    let docs = usize::try_from(manifest.documents())?;
+) -> Result<()> {
+    let docs = usize::try_from(manifest.documents())
+        .map_err(|_| Error::failed("more documents than this machine can address"))?;
     write_state(dir, &manifest.config, docs, clustering, templates)?;
     let index = Index::open_with(dir, manifest.clone())?;
     write_clusters(&index, clustering)?;

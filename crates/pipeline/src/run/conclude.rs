@@ -1,50 +1,59 @@
-//! The end of a dedup run, shared by `crawlsift dedup` and `crawlsift merge`: from the collected
-//! documents to clusters, the output files, the reports and the closing summary. A merge gives it
-//! what it replayed from the shards, a single run what it read: the same steps make the same bytes.
+//! The end of a dedup run, shared by [`super::dedup`] and [`super::merge`]: from the collected
+//! documents to clusters, the output files and the reports. A merge gives it what it replayed
+//! from the shards, a single run what it read: the same steps make the same bytes.
 
-use crate::ExitCode;
 use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime};
 
-use anyhow::bail;
-use crawlsift_dedup::{Clusterer, Clustering, DedupConfig};
+use crawlsift_dedup::{ClusterStats, Clusterer, Clustering, DedupConfig};
 use crawlsift_extractor::{ExtractorBuilder, Method};
-use crawlsift_pipeline::against::search_against;
-use crawlsift_pipeline::checkpoint::Checkpoints;
-use crawlsift_pipeline::collect::Collected;
-use crawlsift_pipeline::dedup::StageTimes;
-use crawlsift_pipeline::html::{largest_pairs, write_html, zipf_curves, ZipfCurves};
-use crawlsift_pipeline::output::AtomicFile;
-use crawlsift_pipeline::phrases::analyze_run;
-use crawlsift_pipeline::report::{
-    build_report, peak_rss_bytes, rfc3339, ReportParts, RunInfo, Timings,
-};
-use crawlsift_pipeline::verdict::Verdicts;
-use crawlsift_pipeline::write::{
-    write_outputs, CLUSTERS_FILE, DOCUMENTS_FILE, HTML_FILE, OUTPUT_FILES, REPORT_FILE,
-};
-use crawlsift_pipeline::{InputSet, ReadTally};
 use crawlsift_store::Index;
 
+use super::against::{search_against, AgainstCounts};
+use super::read::StageTimes;
+use crate::checkpoint::Checkpoints;
+use crate::collect::Collected;
+use crate::error::{Error, Result};
+use crate::flow::inputs::{InputSet, ReadTally};
+use crate::html::{largest_pairs, write_html, zipf_curves, ZipfCurves};
+use crate::output::AtomicFile;
+use crate::phrases::analyze_run;
+use crate::report::{build_report, peak_rss_bytes, rfc3339, ReportParts, RunInfo, Timings};
+use crate::verdict::Verdicts;
+use crate::write::{write_outputs, HTML_FILE, OUTPUT_FILES, REPORT_FILE};
+
+/// What a finished run did, for its caller's summary.
+#[derive(Debug)]
+pub struct Concluded {
+    /// How the reading went.
+    pub tally: ReadTally,
+    /// Documents clustered.
+    pub documents: usize,
+    /// The clustering's counters.
+    pub stats: ClusterStats,
+    /// Matches in the index of `against`, when asked for.
+    pub against: Option<AgainstCounts>,
+    /// The run's whole time.
+    pub took: Duration,
+}
+
 /// Where a run writes and how it talks.
-pub(crate) struct RunOutputs<'a> {
-    /// The subcommand (`dedup` or `merge`), for the summary.
-    pub command: &'static str,
+pub struct RunOutputs<'a> {
     /// The output folder.
     pub out: &'a Path,
     /// The clean corpus file (`--text`), if asked for.
     pub text: Option<&'a Path>,
     /// `--drop-popular-phrases`: the clean corpus loses sentences earlier kept documents hold.
     pub drop_repeats: bool,
-    /// No summary on stderr.
+    /// No notes on stderr about inputs that are no archives.
     pub quiet: bool,
     /// The main-text method the documents were extracted with.
     pub method: Method,
 }
 
 /// The settings the end of a run needs.
-pub(crate) struct RunContext<'a> {
+pub struct RunContext<'a> {
     /// The inputs, in order.
     pub inputs: &'a InputSet,
     /// Threads for clustering and writing.
@@ -57,18 +66,16 @@ pub(crate) struct RunContext<'a> {
     pub against: Option<&'a Index>,
 }
 
-/// Clusters what was collected, writes every output and the reports, removes the run's
-/// checkpoints and prints the summary; returns the exit status.
-#[allow(clippy::too_many_arguments)]
+/// Clusters what was collected, writes every output and the reports and removes the run's
+/// checkpoints; `started` is when the run started (its instant and Unix time).
 pub(crate) fn conclude(
     run: &RunOutputs<'_>,
     ctx: &RunContext<'_>,
     collected: Collected,
     checkpoints: Checkpoints,
     times: &StageTimes,
-    started: Instant,
-    started_at: u64,
-) -> anyhow::Result<ExitCode> {
+    (started, started_at): (Instant, u64),
+) -> Result<Concluded> {
     let Collected {
         clusterer,
         catalog,
@@ -148,15 +155,17 @@ pub(crate) fn conclude(
     };
     write_report(run.out, &parts, &clustered.zipf, ctx.extractor, &sections)?;
     checkpoints.finish()?;
-    if !run.quiet {
-        print_summary(run, &parts);
-        if let Some(a) = &against {
-            eprintln!("  against:   {}", a.summary(run.out));
-        }
-    }
     // A Ctrl-C that comes once every input is read no longer stops anything: the outputs above
-    // are whole, and the status says how the reading went.
-    Ok(crate::exit_code(false, &tally))
+    // are whole, and the tally says how the reading went.
+    let took = parts.timings.total;
+    let (documents, stats) = (parts.documents, clustered.clustering.stats.clone());
+    Ok(Concluded {
+        tally,
+        documents,
+        stats,
+        against,
+        took,
+    })
 }
 
 /// What clustering gave, with the time it took.
@@ -171,7 +180,7 @@ struct Clustered {
 /// Clusters every document on `threads` threads, then counts their words for the Zipf curves
 /// (before the fingerprints are dropped); fails when spilled word profiles could not be written or
 /// read back.
-fn cluster(clusterer: Clusterer, threads: usize) -> anyhow::Result<Clustered> {
+fn cluster(clusterer: Clusterer, threads: usize) -> Result<Clustered> {
     let start = Instant::now();
     let index_bytes = clusterer.index_bytes_per_document();
     let clustering = clusterer.cluster_on(threads)?;
@@ -197,7 +206,7 @@ fn write_report(
     zipf: &ZipfCurves,
     extractor: &ExtractorBuilder,
     sections: &[(&str, serde_json::Value)],
-) -> anyhow::Result<()> {
+) -> Result<()> {
     let report = build_report(parts);
     let pairs = largest_pairs(parts, extractor);
     write_html(&out.join(HTML_FILE), parts, &report, zipf, &pairs)?;
@@ -221,52 +230,17 @@ pub(crate) fn unix_seconds() -> u64 {
 }
 
 /// Refuses to overwrite an earlier run's outputs in `out` without `force`.
-pub(crate) fn refuse_old_outputs(out: &Path, force: bool) -> anyhow::Result<()> {
+pub(crate) fn refuse_old_outputs(out: &Path, force: bool) -> Result<()> {
     let existing: Vec<&str> = OUTPUT_FILES
         .iter()
         .copied()
         .filter(|f| out.join(f).exists())
         .collect();
     if !existing.is_empty() && !force {
-        bail!(
-            "{} already holds outputs of a run ({}); pass --force to overwrite them",
-            out.display(),
-            existing.join(", ")
-        );
+        return Err(Error::OutputsExist {
+            dir: out.to_path_buf(),
+            files: existing.iter().map(|f| f.to_string()).collect(),
+        });
     }
     Ok(())
-}
-
-/// The closing summary on stderr.
-fn print_summary(run: &RunOutputs<'_>, p: &ReportParts<'_>) {
-    let st = &p.clustering.stats;
-    let tally: &ReadTally = p.tally;
-    eprintln!(
-        "crawlsift {}: {} documents from {} records in {:.1} s; {} clusters, {} duplicates ({} exact, {} near), {} too short to judge, {} mostly template text",
-        run.command,
-        p.documents,
-        tally.records,
-        p.timings.total.as_secs_f64(),
-        st.clusters,
-        st.exact_duplicates + st.near_duplicates,
-        st.exact_duplicates,
-        st.near_duplicates,
-        st.too_short,
-        st.boilerplate,
-    );
-    eprintln!("  clusters:  {}", run.out.join(CLUSTERS_FILE).display());
-    eprintln!("  documents: {}", run.out.join(DOCUMENTS_FILE).display());
-    eprintln!("  report:    {}", run.out.join(REPORT_FILE).display());
-    eprintln!("  html:      {}", run.out.join(HTML_FILE).display());
-    if let Some(t) = run.text {
-        eprintln!("  text:      {}", t.display());
-    }
-    if !tally.skipped_inputs.is_empty() {
-        let kinds: Vec<String> = tally
-            .skipped_inputs
-            .iter()
-            .map(|(k, n)| format!("{k}={n}"))
-            .collect();
-        eprintln!("  skipped inputs: {}", kinds.join(" "));
-    }
 }

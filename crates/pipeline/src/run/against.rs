@@ -3,17 +3,17 @@
 //! document's fingerprint; the old archives are never read. Each new document with a match gets
 //! one line of `against.jsonl`: its best match (most similar, then first in index order).
 
+use crate::error::{Because, Error, Result};
 use std::io::Write;
 use std::path::Path;
 
-use anyhow::Context;
 use crawlsift_common::parallel::in_parallel;
 use crawlsift_dedup::{Clusterer, DedupConfig};
 use crawlsift_store::{search, Hit, HitKind, Index, Located};
 use serde::Serialize;
 
 use crate::catalog::Catalog;
-use crate::inputs::InputSet;
+use crate::flow::inputs::InputSet;
 use crate::output::AtomicFile;
 
 /// The file `--against` writes in the output folder.
@@ -53,9 +53,9 @@ impl AgainstCounts {
 
 /// Opens the index of `--against` (before anything is read), refusing one made with other
 /// fingerprint settings than `cfg`.
-pub fn open_index(idx: &Path, cfg: &DedupConfig) -> anyhow::Result<Index> {
-    let index = Index::open(idx).context("--against")?;
-    index.check_config(cfg).context("--against")?;
+pub fn open_index(idx: &Path, cfg: &DedupConfig) -> Result<Index> {
+    let index = Index::open(idx).because(|| "--against".into())?;
+    index.check_config(cfg).because(|| "--against".into())?;
     Ok(index)
 }
 
@@ -68,7 +68,7 @@ pub fn search_against(
     inputs: &InputSet,
     (threshold, threads): (f64, usize),
     out: &Path,
-) -> anyhow::Result<AgainstCounts> {
+) -> Result<AgainstCounts> {
     let matches = match_against(index, clusterer, threshold, threads)?;
     write_against(out, index, &matches, catalog, inputs)
 }
@@ -79,14 +79,14 @@ pub fn match_against(
     clusterer: &Clusterer,
     threshold: f64,
     threads: usize,
-) -> anyhow::Result<Vec<(u32, Hit)>> {
+) -> Result<Vec<(u32, Hit)>> {
     let docs: Vec<u32> = (0..clusterer.len() as u32).collect();
-    let parts = in_parallel(threads, &docs, |chunk| -> anyhow::Result<Vec<(u32, Hit)>> {
+    let parts = in_parallel(threads, &docs, |chunk| -> Result<Vec<(u32, Hit)>> {
         let mut out = Vec::new();
         for &d in chunk {
             let fp = clusterer
                 .fingerprint(d)
-                .context("a document without fingerprint")?;
+                .ok_or_else(|| Error::failed("a document without fingerprint"))?;
             if let Some(best) = search(index, &fp, threshold, None)?.first() {
                 out.push((d, *best));
             }
@@ -120,7 +120,7 @@ pub fn write_against(
     matches: &[(u32, Hit)],
     catalog: &Catalog,
     inputs: &InputSet,
-) -> anyhow::Result<AgainstCounts> {
+) -> Result<AgainstCounts> {
     let mut f = std::io::BufWriter::new(AtomicFile::create(&out.join(AGAINST_FILE))?);
     let mut counts = AgainstCounts {
         index: index.dir().display().to_string(),

@@ -1,12 +1,13 @@
 //! The threads of a dedup run up to clustering: one reader (which itself inflates a large file on
 //! all cores), extract workers, fingerprint workers, and the [`Collector`] on the calling thread,
-//! joined by bounded channels ([`crate::stages`]). The collector restores input order, so
+//! joined by bounded channels ([`crate::flow::stages`]). The collector restores input order, so
 //! what it gathers is the same for any thread count.
 
+use crate::error::Result;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use crawlsift_common::limits::{RAW_QUEUE_CAP, TEXT_QUEUE_CAP};
+use crawlsift_common::limits::TEXT_QUEUE_CAP;
 use crawlsift_dedup::{Clusterer, DedupConfig, Fingerprinter};
 use crawlsift_extractor::ExtractorBuilder;
 use crawlsift_phrases::{SketchConfig, Sketcher};
@@ -14,8 +15,9 @@ use crawlsift_reader::{ReaderConfig, Record};
 
 use crate::checkpoint::{Checkpoints, Entry};
 use crate::collect::{entry_of, Batch, Collected, Collector};
-use crate::inputs::{Cancelled, InputSet, ReadEvent, RecordTap};
-use crate::stages::{self, Reorder};
+use crate::flow::inputs::{Cancelled, InputSet, ReadEvent, RecordTap};
+use crate::flow::stages;
+use crate::flow::{read_in_order, Reading};
 use crate::write::TextSpill;
 
 /// Busy time per stage, summed over its threads (nanoseconds).
@@ -74,7 +76,7 @@ pub fn read_documents(
     hooks: &DedupHooks<'_>,
     checkpoints: &mut Checkpoints,
     spill: Option<TextSpill>,
-) -> anyhow::Result<Collected> {
+) -> Result<Collected> {
     let clusterer = Clusterer::new(settings.dedup)?;
     read_documents_into(settings, hooks, checkpoints, spill, clusterer, None)
 }
@@ -90,7 +92,7 @@ pub fn read_documents_into(
     spill: Option<TextSpill>,
     clusterer: Clusterer,
     tap: Option<&dyn RecordTap>,
-) -> anyhow::Result<Collected> {
+) -> Result<Collected> {
     let inputs = settings.inputs;
     let n = inputs.inputs.len() as u32;
     // Stdin cannot be identified again, so it is never checkpointed.
@@ -106,23 +108,23 @@ pub fn read_documents_into(
     if settings.phrases.is_some() {
         col = col.with_phrases();
     }
-    std::thread::scope(|s| -> anyhow::Result<()> {
-        let (mut producer, raw_rx) = stages::producer::<Batch<Record>>(RAW_QUEUE_CAP);
-        let (reader_cfg, done, cancelled) = (settings.reader, &done, hooks.cancelled);
-        let reader = std::thread::Builder::new()
-            .name("reader".into())
-            .spawn_scoped(s, move || {
-                let skip = |f: u32| done[f as usize];
-                inputs.read_all(reader_cfg, &skip, tap, cancelled, &mut |event| {
-                    producer.send(match event {
-                        ReadEvent::Records(b) => Batch::Items(b),
-                        ReadEvent::FileDone(f, r) => Batch::FileDone(f, r),
-                        ReadEvent::Skipped(f) => Batch::Replay(f),
-                    })
-                })
-            })?;
-        let fp_rx = extract_and_fingerprint(s, settings, hooks.times, raw_rx);
-        let drained = Reorder::drain(fp_rx, |batch: Batch<Entry>| -> anyhow::Result<()> {
+    let skip = |f: u32| done[f as usize];
+    let reading = Reading {
+        cfg: settings.reader,
+        skip: &skip,
+        tap,
+        cancelled: hooks.cancelled,
+    };
+    let event = |event| {
+        Some(match event {
+            ReadEvent::Records(b) => Batch::Items(b),
+            ReadEvent::FileDone(f, r) => Batch::FileDone(f, r),
+            ReadEvent::Skipped(f) => Batch::Replay(f),
+        })
+    };
+    let outcome = std::thread::scope(|s| {
+        let workers = |rx| extract_and_fingerprint(s, settings, hooks.times, rx);
+        read_in_order(s, inputs, reading, event, workers, |batch| -> Result<()> {
             match batch {
                 Batch::Items(entries) => {
                     let last = entries.last().map(Entry::source_pos);
@@ -141,14 +143,12 @@ pub fn read_documents_into(
                 Batch::Replay(_) => {}
             }
             Ok(())
-        });
-        let outcome = reader.join().expect("the reader thread does not panic");
-        hooks
-            .times
-            .read_ns
-            .fetch_add(outcome.busy.as_nanos() as u64, Ordering::Relaxed);
-        drained
+        })
     })?;
+    hooks
+        .times
+        .read_ns
+        .fetch_add(outcome.busy.as_nanos() as u64, Ordering::Relaxed);
     col.finish()
 }
 

@@ -7,18 +7,16 @@
 //! directory and a file in it) is read once, with a warning. An input that holds no archive (a
 //! README, an image) is a *skipped input*, counted by kind, not a record error.
 
+use crate::error::{fail, Result};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use std::thread::ScopedJoinHandle;
-
-use crawlsift_common::limits::RAW_QUEUE_CAP;
 use crawlsift_reader::{ErrorKind, FileReport, Input, ReaderConfig, Record};
 use crossbeam_channel::Receiver;
 use serde::{Deserialize, Serialize};
 
-use crate::stages::{self, Numbered};
+use crate::flow::stages::Numbered;
 
 /// What makes two paths the same file: device and inode where there are such, else the
 /// canonical path; standard input is one file however often it is named.
@@ -195,7 +193,7 @@ impl InputSet {
     /// listed is an error naming every such path; an input met again (by another name, a link,
     /// or inside a directory also given) is kept once and named in `duplicates`, with a warning
     /// on stderr.
-    pub fn expand(args: &[PathBuf]) -> anyhow::Result<Self> {
+    pub fn expand(args: &[PathBuf]) -> Result<Self> {
         let mut inputs = Vec::new();
         let mut from_dir = Vec::new();
         let mut missing = Vec::new();
@@ -209,7 +207,7 @@ impl InputSet {
             }
         }
         if !missing.is_empty() {
-            anyhow::bail!("{}", missing.join("; "));
+            fail!("{}", missing.join("; "));
         }
         let mut duplicates = Vec::new();
         let mut seen: HashMap<FileKey, String> = HashMap::new();
@@ -237,7 +235,7 @@ impl InputSet {
         let (inputs, from_dir) = (kept, kept_from_dir);
         if inputs.is_empty() {
             let names: Vec<String> = args.iter().map(|a| a.display().to_string()).collect();
-            anyhow::bail!("no input files found in {}", names.join(", "));
+            fail!("no input files found in {}", names.join(", "));
         }
         let sizes: Vec<u64> = inputs
             .iter()
@@ -322,26 +320,6 @@ impl InputSet {
             reports,
             busy: started.elapsed().saturating_sub(waited),
         }
-    }
-
-    /// Starts the reader thread for a command that wants only records, in order: returns its
-    /// handle (joined for the per-input results) and the channel of numbered record batches.
-    pub fn spawn_record_reader<'scope>(
-        &'scope self,
-        scope: &'scope std::thread::Scope<'scope, '_>,
-        cfg: &'scope ReaderConfig,
-        cancelled: Cancelled<'scope>,
-    ) -> std::io::Result<(ScopedJoinHandle<'scope, ReadOutcome>, RecordBatches)> {
-        let (mut producer, rx) = stages::producer::<Vec<Record>>(RAW_QUEUE_CAP);
-        let handle = std::thread::Builder::new()
-            .name("reader".into())
-            .spawn_scoped(scope, move || {
-                self.read_all(cfg, &|_| false, None, cancelled, &mut |e| match e {
-                    ReadEvent::Records(batch) => producer.send(batch),
-                    _ => true,
-                })
-            })?;
-        Ok((handle, rx))
     }
 
     /// Tallies per-input results (in input order), printing each failure and record error

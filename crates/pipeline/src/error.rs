@@ -1,0 +1,184 @@
+//! The library's errors, typed: every run of [`crate::run`] and every step under it returns
+//! [`Error`]. Each variant says which kind of failure it is (an argument refused, outputs that
+//! already exist, a file that cannot be read or written, one that is damaged, a stage crate's
+//! own error), names the file and, for damage, the byte offset; the text is what the command line
+//! prints, and [`std::error::Error::source`] keeps the cause.
+
+use std::path::{Path, PathBuf};
+
+/// Results of the library.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// An error of a run, or of one of its steps.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// An argument or setting the run refuses, found before anything is read (the CLI's exit
+    /// status 2).
+    #[error("{0}")]
+    Usage(String),
+    /// The output folder holds outputs of an earlier run, and `force` was not given.
+    #[error("{} already holds outputs of a run ({}); pass --force to overwrite them", dir.display(), files.join(", "))]
+    OutputsExist {
+        /// The output folder.
+        dir: PathBuf,
+        /// The outputs found there.
+        files: Vec<String>,
+    },
+    /// An output file or index that exists and is not replaced without `force`.
+    #[error("{what}")]
+    Exists {
+        /// What exists, and how to go on.
+        what: String,
+        /// The file or folder.
+        path: PathBuf,
+    },
+    /// A file or folder cannot be opened, read, made, written or removed.
+    #[error("{what}")]
+    Io {
+        /// What was being done, naming the path.
+        what: String,
+        /// The file or folder.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A file the run reads back (a checkpoint, a shard's manifest, a spill) is not what was
+    /// written: where, and what is wrong.
+    #[error("{what} ({} at byte {offset})", path.display())]
+    Damaged {
+        /// What is damaged, and how to go on.
+        what: String,
+        /// The file.
+        path: PathBuf,
+        /// Where the damage was found.
+        offset: u64,
+        /// The cause, when a decoder said it.
+        source: Option<Box<dyn std::error::Error + Send + Sync>>,
+    },
+    /// Shards that do not make one complete run (`merge`).
+    #[error("{0}")]
+    Shards(String),
+    /// An error writing to a stream that is not a named file (standard output).
+    #[error(transparent)]
+    Stream(#[from] std::io::Error),
+    /// The reader's error (an input that cannot be found or opened).
+    #[error(transparent)]
+    Read(#[from] crawlsift_reader::ReadError),
+    /// The fingerprint index's error.
+    #[error(transparent)]
+    Store(#[from] crawlsift_store::StoreError),
+    /// The CDXJ index's error.
+    #[error(transparent)]
+    Cdxj(#[from] crawlsift_cdxj::CdxjError),
+    /// A clustering setting the clusterer refuses.
+    #[error(transparent)]
+    Dedup(#[from] crawlsift_dedup::DedupError),
+    /// A spill file of the clusterer (word profiles, signatures) that cannot be written or read
+    /// back: fatal, the outputs would be wrong.
+    #[error(transparent)]
+    Spill(#[from] crawlsift_dedup::SpillError),
+    /// An extractor setting the extractor refuses.
+    #[error("extractor configuration")]
+    Extractor(#[from] crawlsift_extractor::ConfigError),
+    /// A value that cannot be written as JSON.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    /// Something the run could not do, with its cause (a step's, or a temporary file's).
+    #[error("{what}")]
+    Failed {
+        /// What could not be done.
+        what: String,
+        /// The cause, when there is one apart from the text.
+        source: Option<Box<dyn std::error::Error + Send + Sync>>,
+    },
+}
+
+impl Error {
+    /// An I/O error doing `what` on `path`.
+    pub fn io(what: impl Into<String>, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            what: what.into(),
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// A failure said in words.
+    pub fn failed(what: impl Into<String>) -> Self {
+        Error::Failed {
+            what: what.into(),
+            source: None,
+        }
+    }
+
+    /// Damage in `path` at `offset`.
+    pub fn damaged(
+        what: impl Into<String>,
+        path: &Path,
+        offset: u64,
+        source: Option<Box<dyn std::error::Error + Send + Sync>>,
+    ) -> Self {
+        Error::Damaged {
+            what: what.into(),
+            path: path.to_path_buf(),
+            offset,
+            source,
+        }
+    }
+
+    /// Whether the error is, or is caused by, writing to a pipe whose reader has gone
+    /// (`crawlsift ... | head`).
+    pub fn is_broken_pipe(&self) -> bool {
+        let mut cur: Option<&(dyn std::error::Error + 'static)> = Some(self);
+        while let Some(e) = cur {
+            if let Some(io) = e.downcast_ref::<std::io::Error>() {
+                if io.kind() == std::io::ErrorKind::BrokenPipe {
+                    return true;
+                }
+            }
+            if let Some(Error::Stream(io)) = e.downcast_ref::<Error>() {
+                if io.kind() == std::io::ErrorKind::BrokenPipe {
+                    return true;
+                }
+            }
+            cur = e.source();
+        }
+        false
+    }
+}
+
+/// Adds what was being done, and on which path, to an I/O error.
+pub(crate) trait IoContext<T> {
+    /// The error as [`Error::Io`], `what` naming the step and `path` the file.
+    fn at(self, path: &Path, what: impl FnOnce() -> String) -> Result<T>;
+}
+
+impl<T> IoContext<T> for std::io::Result<T> {
+    fn at(self, path: &Path, what: impl FnOnce() -> String) -> Result<T> {
+        self.map_err(|e| Error::io(what(), path, e))
+    }
+}
+
+/// Says what failed, keeping the cause (for errors of steps that are not files').
+pub(crate) trait Because<T> {
+    /// The error as [`Error::Failed`] with `what` and the cause as its source.
+    fn because(self, what: impl FnOnce() -> String) -> Result<T>;
+}
+
+impl<T, E: std::error::Error + Send + Sync + 'static> Because<T> for Result<T, E> {
+    fn because(self, what: impl FnOnce() -> String) -> Result<T> {
+        self.map_err(|e| Error::Failed {
+            what: what(),
+            source: Some(Box::new(e)),
+        })
+    }
+}
+
+/// Returns early with [`Error::failed`] and a formatted message.
+macro_rules! fail {
+    ($($t:tt)*) => {
+        return Err($crate::error::Error::failed(format!($($t)*)))
+    };
+}
+pub(crate) use fail;

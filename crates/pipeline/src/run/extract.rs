@@ -1,0 +1,291 @@
+//! `extract` over archives ([`run`]): one JSON line (or one document in another format) per page
+//! of WARC/ARC/TREC inputs, in input order, with counts of what was skipped and why. A feed is not
+//! a page (as in `dedup`): it is skipped as `feed`, or with `feeds` gives one line per item.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+
+use crawlsift_common::SourcePos;
+use crawlsift_extractor::{format, Extractor, ExtractorBuilder, Format, Metadata, TextMethod};
+use crawlsift_reader::{ReaderConfig, Record};
+
+use super::Hooks;
+use crate::error::{Error, Result};
+use crate::flow::inputs::{InputSet, ReadTally};
+use crate::flow::map_inputs;
+use crate::lines::{FeedItemLine, PageLine};
+use crate::output::AtomicFile;
+use crate::page::{extract_record, mime, Outcome, FEED_SKIP};
+
+/// What an extraction over archives is asked to do.
+#[derive(Debug, Clone)]
+pub struct ExtractRequest {
+    /// Archive files or directories; `-` is standard input.
+    pub inputs: Vec<PathBuf>,
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// The extractor's settings.
+    pub extractor: ExtractorBuilder,
+    /// What the lines are made of.
+    pub options: Options,
+}
+
+/// Where the lines go.
+pub enum Target<'a> {
+    /// A file that appears whole on success (`.gz`, `.zst` names compressed); an existing one is
+    /// replaced only with `force`.
+    File {
+        /// The file.
+        path: PathBuf,
+        /// Replace it if it exists.
+        force: bool,
+    },
+    /// A stream (standard output), flushed at the end.
+    Stream(&'a mut dyn Write),
+}
+
+/// What an extraction counted.
+#[derive(Debug, Default)]
+pub struct Counts {
+    /// Documents (pages and feed items) written.
+    pub documents: u64,
+    /// Records that gave no document, by reason.
+    pub skipped: BTreeMap<&'static str, u64>,
+    /// How the reading went.
+    pub tally: ReadTally,
+}
+
+/// The opened target.
+enum Out<'a> {
+    File(Box<AtomicFile>),
+    Stream(&'a mut dyn Write),
+}
+
+/// One batch's output, in input order.
+struct Extracted {
+    /// Its lines.
+    text: Vec<u8>,
+    /// The reasons of records that gave no line.
+    skips: Vec<&'static str>,
+    /// Documents (pages and feed items) written.
+    docs: u64,
+    /// The position of the batch's last record, for progress.
+    last: Option<SourcePos>,
+}
+
+/// Extracts every page of the inputs into `target`, in input order. The target is opened
+/// before any input is read: one that cannot be written, or that exists (without `force`),
+/// stops the run before it starts.
+pub fn run(req: &ExtractRequest, target: Target<'_>, hooks: &Hooks<'_>) -> Result<Counts> {
+    let inputs = InputSet::expand(&req.inputs)?;
+    req.extractor.clone().build()?;
+    let cfg = ReaderConfig {
+        threads: req.threads,
+        ..ReaderConfig::default()
+    };
+    let mut out = match target {
+        Target::File { path, force } => {
+            if !force && path.exists() {
+                return Err(Error::Exists {
+                    what: format!(
+                        "{} already exists; pass --force to overwrite it",
+                        path.display()
+                    ),
+                    path,
+                });
+            }
+            Out::File(Box::new(AtomicFile::create(&path)?))
+        }
+        Target::Stream(w) => Out::Stream(w),
+    };
+    let mut counts = Counts::default();
+    hooks.progress.start(inputs.total_bytes());
+    let (builder, opts) = (&req.extractor, req.options);
+    let init = || {
+        builder
+            .clone()
+            .build()
+            .expect("the configuration was checked before any thread started")
+    };
+    let map = |ex: &mut Extractor, batch: Vec<Record>| extract_batch(&batch, ex, &inputs, opts);
+    let reports = map_inputs(
+        &inputs,
+        &cfg,
+        hooks.cancelled,
+        "extract",
+        init,
+        map,
+        |b: Extracted| {
+            for why in b.skips {
+                *counts.skipped.entry(why).or_default() += 1;
+            }
+            counts.documents += b.docs;
+            if let Some(pos) = b.last {
+                let done = inputs.bytes_before(pos.file) + pos.offset;
+                hooks.progress.update(done, counts.documents);
+            }
+            let w: &mut dyn Write = match &mut out {
+                Out::File(f) => f.as_mut(),
+                Out::Stream(w) => w,
+            };
+            w.write_all(&b.text).map_err(Error::Stream)
+        },
+    );
+    hooks.progress.finish();
+    let reports = reports?;
+    match out {
+        Out::File(f) => f.commit()?,
+        Out::Stream(w) => w.flush().map_err(Error::Stream)?,
+    }
+    counts.tally = inputs.tally(&reports, false);
+    Ok(counts)
+}
+
+/// Extracts a batch of records: one line per page, one per feed item, and the skip reasons.
+/// What the lines are made of: feeds split or skipped, the format.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Split each feed into one line per item instead of skipping it.
+    pub feeds: bool,
+    /// The output format.
+    pub format: Format,
+}
+
+/// Writes one document in a format other than JSON lines: its origin in the header, then a
+/// blank line after it (XML documents follow one another as `<doc>` elements).
+fn write_doc(b: &mut Vec<u8>, format: Format, p: &Page<'_>, origin: &[(&str, &str)]) {
+    let doc = format::render(format, p.title, p.text, p.parts, p.metadata, origin);
+    b.extend_from_slice(doc.as_bytes());
+    if !doc.ends_with('\n') {
+        b.push(b'\n');
+    }
+    if format != Format::Xml {
+        b.push(b'\n');
+    }
+}
+
+/// The parts of a document [`write_doc`] writes.
+struct Page<'a> {
+    title: &'a str,
+    text: &'a str,
+    parts: &'a [crawlsift_extractor::Part],
+    metadata: Option<&'a crawlsift_extractor::Metadata>,
+}
+
+fn extract_batch(
+    batch: &[Record],
+    ex: &mut Extractor,
+    inputs: &InputSet,
+    opts: Options,
+) -> Extracted {
+    let feeds = opts.feeds;
+    let mut b = Extracted {
+        text: Vec::new(),
+        skips: Vec::new(),
+        docs: 0,
+        last: None,
+    };
+    for rec in batch {
+        b.last = Some(rec.pos);
+        let file = inputs.name(rec.pos.file);
+        match extract_record(rec, ex) {
+            Outcome::Page(p, _) if p.method == TextMethod::Feed && !feeds => {
+                b.skips.push(FEED_SKIP);
+            }
+            Outcome::Page(p, ctype) if p.method == TextMethod::Feed => {
+                for (n, item) in p.items.iter().enumerate() {
+                    if opts.format != Format::Json {
+                        let (offset, number) = (rec.pos.offset.to_string(), n.to_string());
+                        let origin = [
+                            ("file", file),
+                            ("offset", &offset),
+                            ("id", &rec.id),
+                            ("item", &number),
+                            ("url", &item.link),
+                            ("date", rec.date.as_deref().unwrap_or("")),
+                            ("published", item.date.as_deref().unwrap_or("")),
+                            ("title", &item.title),
+                        ];
+                        let page = Page {
+                            title: &item.title,
+                            text: &item.text,
+                            parts: &[],
+                            metadata: None,
+                        };
+                        write_doc(&mut b.text, opts.format, &page, &origin);
+                        b.docs += 1;
+                        continue;
+                    }
+                    let line = FeedItemLine {
+                        file,
+                        offset: rec.pos.offset,
+                        id: &rec.id,
+                        date: rec.date.as_deref(),
+                        item: n,
+                        url: &item.link,
+                        title: &item.title,
+                        published: item.date.as_deref(),
+                        text: &item.text,
+                        content_type: ctype.as_deref().map(mime),
+                        charset: p.charset,
+                        method: TextMethod::Feed,
+                    };
+                    serde_json::to_writer(&mut b.text, &line)
+                        .expect("writing JSON to memory cannot fail");
+                    b.text.push(b'\n');
+                    b.docs += 1;
+                }
+            }
+            Outcome::Page(p, _) if opts.format != Format::Json => {
+                let offset = rec.pos.offset.to_string();
+                let mut origin = vec![
+                    ("file", file),
+                    ("offset", offset.as_str()),
+                    ("id", rec.id.as_str()),
+                    ("url", rec.url.as_deref().unwrap_or("")),
+                    ("date", rec.date.as_deref().unwrap_or("")),
+                ];
+                if p.metadata.is_none() {
+                    origin.push(("title", &p.title));
+                }
+                let page = Page {
+                    title: &p.title,
+                    text: &p.text,
+                    parts: &p.parts,
+                    metadata: p.metadata.as_deref(),
+                };
+                write_doc(&mut b.text, opts.format, &page, &origin);
+                b.docs += 1;
+            }
+            Outcome::Page(p, ctype) => {
+                let m = p.metadata.as_deref();
+                let field = |f: fn(&Metadata) -> &str| m.map(f).filter(|v| !v.is_empty());
+                let line = PageLine {
+                    file,
+                    offset: rec.pos.offset,
+                    id: &rec.id,
+                    date: rec.date.as_deref(),
+                    url: rec.url.as_deref(),
+                    title: m.map_or(p.title.as_str(), |m| m.title.as_str()),
+                    author: field(|m| &m.author),
+                    published: field(|m| &m.published),
+                    sitename: field(|m| &m.sitename),
+                    language: field(|m| &m.language),
+                    description: field(|m| &m.description),
+                    canonical: field(|m| &m.canonical),
+                    text: &p.text,
+                    content_type: ctype.as_deref().map(mime),
+                    charset: p.charset,
+                    method: p.method,
+                };
+                serde_json::to_writer(&mut b.text, &line)
+                    .expect("writing JSON to memory cannot fail");
+                b.text.push(b'\n');
+                b.docs += 1;
+            }
+            Outcome::Skipped(why) => b.skips.push(why),
+        }
+    }
+    b
+}

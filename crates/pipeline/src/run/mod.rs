@@ -1,0 +1,151 @@
+//! Every run of the library, each one call: a plain request (inputs, outputs, options) and
+//! [`Hooks`] (progress, cancellation, notes) in, an outcome out, a typed [`Error`](crate::Error)
+//! when it cannot finish. The command line and the Python package are callers of these:
+//!
+//! * [`dedup::run`] (`crawlsift dedup`, also a shard of a run with `shard`, and `--against`
+//!   through [`against`]), [`merge::run`] (the shards' merge), both ending in [`conclude`];
+//! * [`index::run`] (`crawlsift index`: the CDXJ half and the fingerprint half, [`segment`]);
+//! * [`read`]: the threads of a dedup run's reading, shared by the three.
+
+pub mod against;
+pub mod conclude;
+pub mod dedup;
+pub mod extract;
+pub mod get;
+pub mod index;
+pub mod merge;
+pub mod pages;
+pub mod query;
+pub mod read;
+pub mod records;
+pub mod segment;
+pub mod stats;
+
+use crawlsift_dedup::{Clusterer, DedupConfig};
+
+use crate::error::{Error, Result};
+use crate::flow::inputs::Cancelled;
+
+/// What a run tells its caller while it works.
+pub trait Progress: Sync {
+    /// The run starts reading `total` bytes of input (0: unknown).
+    fn start(&self, _total: u64) {}
+    /// Bytes of input done so far, documents so far.
+    fn update(&self, _bytes: u64, _documents: u64) {}
+    /// The reading is over.
+    fn finish(&self) {}
+}
+
+/// A run that shows no progress.
+pub struct NoProgress;
+
+impl Progress for NoProgress {}
+
+/// The hooks of a run into its caller.
+#[derive(Clone, Copy)]
+pub struct Hooks<'a> {
+    /// Whether the run was asked to stop (Ctrl-C): readers stop, workers drain, checkpoints
+    /// are kept.
+    pub cancelled: Cancelled<'a>,
+    /// Progress of the reading.
+    pub progress: &'a dyn Progress,
+    /// A note said while the run works (resuming, what spilled to disk), without the
+    /// command's name.
+    pub notice: &'a (dyn Fn(&str) + Sync),
+}
+
+impl Hooks<'static> {
+    /// No progress, no notes, never cancelled.
+    pub fn silent() -> Self {
+        Hooks {
+            cancelled: &|| false,
+            progress: &NoProgress,
+            notice: &|_| {},
+        }
+    }
+}
+
+/// What makes two documents near-duplicates, as `dedup` and `index` take it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Judging {
+    /// The least share of words two near-duplicates have in common (Dice, outside site
+    /// template lines), in (0, 1].
+    pub threshold: f64,
+    /// Texts with fewer words are too short to judge.
+    pub min_words: usize,
+}
+
+impl Default for Judging {
+    fn default() -> Self {
+        Judging {
+            threshold: crawlsift_common::limits::DEDUP_THRESHOLD,
+            min_words: crawlsift_common::limits::DEDUP_MIN_WORDS,
+        }
+    }
+}
+
+impl Judging {
+    /// The dedup configuration of these settings; one the clusterer refuses is a usage error.
+    pub fn config(&self) -> Result<DedupConfig> {
+        let cfg = DedupConfig {
+            threshold: self.threshold,
+            min_words: self.min_words,
+            ..DedupConfig::default()
+        };
+        Clusterer::new(&cfg).map_err(|e| Error::Usage(e.to_string()))?;
+        Ok(cfg)
+    }
+}
+
+/// The worker thread count: `asked`, or all cores.
+pub fn threads(asked: Option<usize>) -> usize {
+    asked.filter(|&n| n > 0).unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    })
+}
+
+/// A size in bytes: a number with an optional K, M, G or T (powers of 1024; a trailing B or iB
+/// is allowed), at least `limits::DEDUP_MEMORY_MIN`.
+pub fn parse_size(s: &str) -> Result<usize, String> {
+    let t = s.trim().to_ascii_uppercase();
+    let t = t
+        .strip_suffix("IB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(&t);
+    let (num, shift) = match t.chars().last() {
+        Some('K') => (&t[..t.len() - 1], 10),
+        Some('M') => (&t[..t.len() - 1], 20),
+        Some('G') => (&t[..t.len() - 1], 30),
+        Some('T') => (&t[..t.len() - 1], 40),
+        _ => (t, 0),
+    };
+    let v: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a size such as 512M or 2G"))?;
+    let bytes = v * (1u64 << shift) as f64;
+    let min = crawlsift_common::limits::DEDUP_MEMORY_MIN;
+    if !bytes.is_finite() || bytes < min as f64 {
+        return Err(format!("{s:?}: at least {} MiB", min >> 20));
+    }
+    Ok(bytes.min(usize::MAX as f64) as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn memory_sizes_parse_in_powers_of_1024() {
+        assert_eq!(parse_size("2G"), Ok(2 << 30));
+        assert_eq!(parse_size("512m"), Ok(512 << 20));
+        assert_eq!(parse_size("1.5GiB"), Ok(3 << 29));
+        assert_eq!(parse_size("20000000"), Ok(20_000_000));
+        assert!(parse_size("1K").is_err()); // below the minimum
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("-3G").is_err());
+        assert!(parse_size("").is_err());
+    }
+}
