@@ -1,7 +1,8 @@
 //! The `learned` method: a small gradient-boosted tree model scores every text block of the page
 //! from its [`features`] (text, tree position, neighbours, and the `blocks` method's own
 //! decisions, so the model learns when to override those rules), and the blocks it scores as
-//! content are kept, with a heading kept when the text right after it is.
+//! content are kept, with a heading kept when the text right after it is; on a page where it keeps
+//! nothing, the `blocks` method's choice stands.
 //!
 //! The model ([`model`]) is Rust constants written by `scripts/train_extractor.py` from the
 //! committed training table `scripts/extractor-model/blocks.tsv.xz`; there is no runtime ML
@@ -37,6 +38,8 @@ pub enum Why {
     ModelDrop,
     /// A heading dropped by the model, kept because the text right after it is kept.
     Heading,
+    /// The model kept nothing on the page: the `blocks` method's choice stands.
+    Rules,
 }
 
 impl Why {
@@ -46,6 +49,7 @@ impl Why {
             Why::Model => "model",
             Why::ModelDrop => "model",
             Why::Heading => "heading-before-kept-text",
+            Why::Rules => "model-kept-nothing-rules-choice",
         }
     }
 }
@@ -143,6 +147,15 @@ fn decide(doc: &Doc, bs: &mut blocks::Scratch, s: &mut Scratch) {
         let keep = sc > model::THRESHOLD;
         s.keep.push(keep);
         s.why.push(if keep { Why::Model } else { Why::ModelDrop });
+    }
+    // A page where the model keeps nothing keeps what the rules chose: no text is a worse answer.
+    if !s.keep.contains(&true) {
+        for &i in &s.kept {
+            if let (Some(k), Some(w)) = (s.keep.get_mut(i), s.why.get_mut(i)) {
+                *k = true;
+                *w = Why::Rules;
+            }
+        }
     }
     // A heading whose next block with words is kept introduces kept text: keep it too.
     let mut next_kept = false;

@@ -43,7 +43,6 @@ fn features_describe_each_block_and_the_rules_decisions() {
     // The blocks method keeps the prose and drops the navigation.
     assert_eq!(prose.features[feature("rule_kept")], 1.0);
     assert_eq!(nav.features[feature("rule_kept")], 0.0);
-    assert_eq!(nav.features[feature("rule_furniture")], 1.0);
     assert_eq!(prose.features[feature("rule_distance")], 0.0);
     for r in &reports {
         assert!(r.features.iter().all(|v| v.is_finite()), "{r:?}");
