@@ -3,6 +3,7 @@
 //! The `--html` and `--html-dir` modes live here; archive inputs go to [`archives`].
 
 mod archives;
+mod explain;
 
 use crate::ExitCode;
 use std::io::{Read, Write};
@@ -79,6 +80,17 @@ pub struct ExtractArgs {
     #[arg(long, conflicts_with_all = ["html", "html_dir"])]
     pub feeds: bool,
 
+    /// `--html`: print each text block with a summary of its features, the `learned` method's
+    /// score and whether it is kept, and why, instead of the text.
+    #[arg(long, requires = "html")]
+    pub explain: bool,
+
+    /// `--html-dir`: write each page's block table (decision, score, every feature, text;
+    /// tab-separated, a header line first) to `<name>.blocks.tsv` instead of its text: the
+    /// training input of `scripts/train_extractor.py`.
+    #[arg(long, requires = "html_dir")]
+    pub dump_blocks: bool,
+
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j', value_parser = crate::threads_arg)]
     pub threads: Option<usize>,
@@ -93,6 +105,8 @@ pub enum MethodArg {
     Plateau,
     /// All visible text.
     Full,
+    /// A block classifier trained on labelled pages (its features include `blocks`' decisions).
+    Learned,
 }
 
 /// Checks a `--tune` setting, so a bad one is a usage error (status 2).
@@ -133,6 +147,7 @@ impl ExtractArgs {
             MethodArg::Blocks => Method::Blocks,
             MethodArg::Plateau => Method::Plateau,
             MethodArg::Full => Method::Full,
+            MethodArg::Learned => Method::Learned,
         }
     }
 
@@ -203,7 +218,11 @@ fn run_one(args: &ExtractArgs, path: &Path) -> anyhow::Result<ExitCode> {
         bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     }
     let mut ex = args.extractor()?;
-    let text = page_text(&mut ex, &bytes, args.format(Format::Txt));
+    let text = if args.explain {
+        explain::explain(&mut ex, &bytes)
+    } else {
+        page_text(&mut ex, &bytes, args.format(Format::Txt))
+    };
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())?;
     if !text.is_empty() && !text.ends_with('\n') {
@@ -218,7 +237,18 @@ fn run_dir(args: &ExtractArgs, dir: &Path, out_dir: &Path) -> anyhow::Result<Exi
     let builder = args.builder()?.charset(args.charset_mode());
     let format = args.format(Format::Txt);
     let threads = crate::threads(args.threads);
-    let done = pages::run(dir, out_dir, format, &builder, threads)?;
+    let done = if args.dump_blocks {
+        pages::run_with(
+            dir,
+            out_dir,
+            "blocks.tsv",
+            &builder,
+            threads,
+            &explain::dump,
+        )?
+    } else {
+        pages::run(dir, out_dir, format, &builder, threads)?
+    };
     eprintln!(
         "crawlsift extract: {} pages written to {}{}{}",
         done.written,

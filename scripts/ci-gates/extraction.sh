@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Accuracy gate for main-text extraction: scores `crawlsift extract --html-dir` (built by CI into
 # target/release) on the six datasets of SHARED/bench/extraction and fails when the mean F1 of the
-# `blocks` (default) or `plateau` method falls below what they reached, less a small margin for
+# `blocks` (default), `plateau` or `learned` method falls below what they reached, less a small margin for
 # floating-point and platform noise. Builds nothing.
 #
 # usage: scripts/ci-gates/extraction.sh SHARED_DIR
@@ -20,9 +20,13 @@ fi
 # plateau 0.8516.
 MIN_BLOCKS=0.922
 MIN_PLATEAU=0.848
+# `learned` reached 0.9404 (2026-11-27, model of scripts/extractor-model/blocks.tsv.xz). Its model
+# was trained on these pages (among others), so this figure is a regression floor, not a measure
+# of how it generalises: see scripts/lodo_learned.py and the held-out WCXB sites for that.
+MIN_LEARNED=0.937
 
 status=0
-for spec in "blocks $MIN_BLOCKS" "plateau $MIN_PLATEAU"; do
+for spec in "blocks $MIN_BLOCKS" "plateau $MIN_PLATEAU" "learned $MIN_LEARNED"; do
   set -- $spec
   echo "--- extraction: $1 (min mean F1 $2)"
   if ! python3 "$SCORER" --name "crawlsift-$1" \

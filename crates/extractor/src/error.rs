@@ -52,7 +52,7 @@ pub enum ConfigError {
     #[error("max_bytes must be positive")]
     ZeroMaxBytes,
     /// An unknown `--method` name.
-    #[error("unknown method {0:?} (expected blocks, plateau or full)")]
+    #[error("unknown method {0:?} (expected blocks, plateau, full or learned)")]
     UnknownMethod(String),
     /// A `--tune` setting that is not `NAME=VALUE` with a known name and a share in [0, 1].
     #[error("bad tuning {0:?} (expected NAME=VALUE, NAME one of article_share, sibling_share, alt_share, min_clean_share, VALUE in [0, 1])")]

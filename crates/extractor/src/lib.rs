@@ -33,6 +33,7 @@ pub mod format;
 pub mod html;
 mod input;
 pub mod language;
+pub mod learned;
 mod lexer;
 pub mod metadata;
 pub mod plateau;
@@ -58,6 +59,9 @@ pub enum Method {
     Plateau,
     /// All visible text.
     Full,
+    /// A block classifier trained on labelled pages over features that include the `blocks`
+    /// method's decisions ([`learned`]).
+    Learned,
 }
 
 impl Method {
@@ -67,6 +71,7 @@ impl Method {
             Method::Blocks => "blocks",
             Method::Plateau => "plateau",
             Method::Full => "full",
+            Method::Learned => "learned",
         }
     }
 }
@@ -84,13 +89,14 @@ impl std::str::FromStr for Method {
             "blocks" => Ok(Method::Blocks),
             "plateau" => Ok(Method::Plateau),
             "full" => Ok(Method::Full),
+            "learned" => Ok(Method::Learned),
             _ => Err(ConfigError::UnknownMethod(s.to_string())),
         }
     }
 }
 
 /// What produced an [`Extracted`] text: an HTML [`Method`], the plain-text path or the feed reader.
-/// Serialised and displayed as `blocks`, `plateau`, `full`, `text` or `feed`.
+/// Serialised and displayed as `blocks`, `plateau`, `full`, `learned`, `text` or `feed`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TextMethod {
@@ -101,6 +107,8 @@ pub enum TextMethod {
     Plateau,
     /// HTML, by [`Method::Full`].
     Full,
+    /// HTML, by [`Method::Learned`].
+    Learned,
     /// A plain-text body, whitespace normalised.
     Text,
     /// A feed (RSS, Atom, RDF): the items' texts.
@@ -108,12 +116,13 @@ pub enum TextMethod {
 }
 
 impl TextMethod {
-    /// The name outputs use: `blocks`, `plateau`, `full`, `text` or `feed`.
+    /// The name outputs use: `blocks`, `plateau`, `full`, `learned`, `text` or `feed`.
     pub fn as_str(self) -> &'static str {
         match self {
             TextMethod::Blocks => "blocks",
             TextMethod::Plateau => "plateau",
             TextMethod::Full => "full",
+            TextMethod::Learned => "learned",
             TextMethod::Text => "text",
             TextMethod::Feed => "feed",
         }
@@ -126,6 +135,7 @@ impl From<Method> for TextMethod {
             Method::Blocks => TextMethod::Blocks,
             Method::Plateau => TextMethod::Plateau,
             Method::Full => TextMethod::Full,
+            Method::Learned => TextMethod::Learned,
         }
     }
 }
@@ -244,6 +254,7 @@ pub struct Extractor {
     cfg: ExtractorConfig,
     doc: dom::Doc,
     scratch: blocks::Scratch,
+    learned: learned::Scratch,
     picked: Vec<usize>,
 }
 
@@ -256,6 +267,7 @@ impl Extractor {
             cfg,
             doc: dom::Doc::default(),
             scratch,
+            learned: learned::Scratch::default(),
             picked: Vec::new(),
         }
     }
@@ -379,8 +391,12 @@ impl Extractor {
                 Some((s, e)) => doc.text.get(s..e).unwrap_or("").to_string(),
                 None => String::new(),
             },
-            Method::Blocks => {
-                blocks::select(doc, &mut self.scratch, &mut self.picked);
+            Method::Blocks | Method::Learned => {
+                if self.cfg.method == Method::Learned {
+                    learned::select(doc, &mut self.scratch, &mut self.learned, &mut self.picked);
+                } else {
+                    blocks::select(doc, &mut self.scratch, &mut self.picked);
+                }
                 let len: usize = (self.picked.iter())
                     .filter_map(|&bi| doc.blocks.get(bi))
                     .map(|b| b.end.saturating_sub(b.start) as usize + 1)
@@ -400,13 +416,24 @@ impl Extractor {
         (doc.title.clone(), text)
     }
 
+    /// Every text block of an HTML string with the `learned` method's features, score and
+    /// decision (whatever the configured method): what `crawlsift extract --explain` prints.
+    pub fn explain(&mut self, html: &str) -> Vec<learned::BlockReport> {
+        let wants = html::Wants {
+            chunks: false,
+            marks: false,
+        };
+        html::parse_with(html, &mut self.doc, wants);
+        learned::explain(&self.doc, &mut self.scratch, &mut self.learned)
+    }
+
     /// What each block of the text of the last [`Extractor::html_text`] is.
     pub fn parts(&self) -> Vec<Part> {
         let doc = &self.doc;
         let whole = |(i, b): (usize, &dom::Block)| (i, b.start as usize, b.end as usize);
         match self.cfg.method {
             Method::Full => structure::parts(doc, doc.blocks.iter().enumerate().map(whole)),
-            Method::Blocks => structure::parts(
+            Method::Blocks | Method::Learned => structure::parts(
                 doc,
                 self.picked
                     .iter()
@@ -556,7 +583,12 @@ mod tests {
         let line = format!("<pre>{}</pre>", "x".repeat(10 << 20));
         let nul = "<p>a\0<b\0>c</p>\0".repeat(1000);
         let unclosed = "<div><p><a href='x'><span>text".repeat(50_000);
-        for m in [Method::Blocks, Method::Plateau, Method::Full] {
+        for m in [
+            Method::Blocks,
+            Method::Plateau,
+            Method::Full,
+            Method::Learned,
+        ] {
             let mut ex = ExtractorBuilder::new().method(m).build().unwrap();
             // The 50 MB page once (debug builds are slow), the others with every method.
             let pages: &[&String] = if m == Method::Blocks {

@@ -242,6 +242,27 @@ pub fn select(doc: &Doc, s: &mut Scratch, out: &mut Vec<usize>) {
     }
 }
 
+/// [`select`], also giving what the `learned` method reads of it: the region rules 1-11 chose
+/// (`region`, before the furniture rules) and, per block, whether it sits under an element the
+/// rules treat as furniture (`furniture`).
+pub(crate) fn select_explained(
+    doc: &Doc,
+    s: &mut Scratch,
+    region: &mut Vec<usize>,
+    furniture: &mut Vec<bool>,
+    out: &mut Vec<usize>,
+) {
+    pick(doc, s, region);
+    furniture.clear();
+    furniture
+        .extend((doc.blocks.iter()).map(|b| s.bad.get(b.node as usize).copied().unwrap_or(false)));
+    out.clear();
+    out.extend_from_slice(region);
+    if !out.is_empty() {
+        drop_furniture(doc, s, out);
+    }
+}
+
 /// Rules 1-11.
 fn pick(doc: &Doc, s: &mut Scratch, out: &mut Vec<usize>) {
     out.clear();

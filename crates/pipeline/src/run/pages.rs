@@ -80,6 +80,20 @@ pub fn run(
     builder: &ExtractorBuilder,
     threads: usize,
 ) -> Result<PagesDone> {
+    let render = |ex: &mut Extractor, bytes: &[u8]| page_text(ex, bytes, format);
+    run_with(dir, out_dir, format.extension(), builder, threads, &render)
+}
+
+/// As [`run`], but each page's output is `render`'s (for example the blocks the learned method
+/// scores, `extract --dump-blocks`), written with the file extension `ext`.
+pub fn run_with(
+    dir: &Path,
+    out_dir: &Path,
+    ext: &str,
+    builder: &ExtractorBuilder,
+    threads: usize,
+    render: &(dyn Fn(&mut Extractor, &[u8]) -> String + Sync),
+) -> Result<PagesDone> {
     let (pages, unreadable) = html_pages(dir)?;
     output::writable_dir(out_dir)?;
     let threads = threads.clamp(1, pages.len().max(1));
@@ -96,9 +110,9 @@ pub fn run(
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(rel) = pages.get(i) else { break };
                 let path = dir.join(rel);
-                let target = out_dir.join(rel).with_extension(format.extension());
+                let target = out_dir.join(rel).with_extension(ext);
                 let res = std::fs::read(&path).and_then(|bytes| {
-                    let text = page_text(ex, &bytes, format);
+                    let text = render(ex, &bytes);
                     if let Some(parent) = target.parent() {
                         std::fs::create_dir_all(parent)?;
                     }

@@ -1,0 +1,81 @@
+//! Tests of the `learned` method: its features, its model's plumbing and its decisions.
+
+use super::features::{NAMES, NF};
+use crate::{ExtractorBuilder, Method};
+
+const PAGE: &str = "<html><head><title>Budget approved</title></head><body>\
+    <nav><a href=/>Home</a> <a href=/news>News</a> <a href=/sport>Sport</a></nav>\
+    <div class=main><h1>Budget approved</h1>\
+    <p>The council voted on Tuesday to approve the new budget, which raises spending on schools, roads and parks by four percent.</p>\
+    <p>Critics said the plan, drafted in a hurry, leaves too little in reserve for the coming winter, and they promised to fight it.</p>\
+    <p>The mayor defended the vote, saying the city had waited long enough for repairs that residents had asked about for years.</p>\
+    <ul class=related><li><a href=/a>Other story one here</a><li><a href=/b>Other story two here</a></ul></div>\
+    <footer>Copyright 2024 The City Paper, all rights reserved, call us for more.</footer></body></html>";
+
+fn feature(name: &str) -> usize {
+    NAMES.iter().position(|n| *n == name).unwrap()
+}
+
+#[test]
+fn every_feature_has_a_distinct_name() {
+    let mut names = NAMES.to_vec();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), NF);
+}
+
+#[test]
+fn features_describe_each_block_and_the_rules_decisions() {
+    let mut ex = ExtractorBuilder::new().build().unwrap();
+    let reports = ex.explain(PAGE);
+    let find = |t: &str| reports.iter().find(|r| r.text.starts_with(t)).unwrap();
+    let nav = find("Home");
+    let prose = find("The council");
+    let heading = find("Budget approved");
+    let footer = find("Copyright");
+    assert_eq!(nav.features[feature("in_nav")], 1.0);
+    assert_eq!(prose.features[feature("in_nav")], 0.0);
+    assert!(nav.features[feature("link_density")] > 0.9);
+    assert_eq!(prose.features[feature("link_density")], 0.0);
+    assert_eq!(heading.features[feature("own_h")], 1.0);
+    assert_eq!(prose.features[feature("own_p")], 1.0);
+    assert_eq!(footer.features[feature("in_footer")], 1.0);
+    // The blocks method keeps the prose and drops the navigation.
+    assert_eq!(prose.features[feature("rule_kept")], 1.0);
+    assert_eq!(nav.features[feature("rule_kept")], 0.0);
+    assert_eq!(prose.features[feature("rule_distance")], 0.0);
+    for r in &reports {
+        assert!(r.features.iter().all(|v| v.is_finite()), "{r:?}");
+    }
+}
+
+#[test]
+fn the_method_keeps_what_explain_says_it_keeps() {
+    let mut ex = ExtractorBuilder::new()
+        .method(Method::Learned)
+        .build()
+        .unwrap();
+    let text = ex.html_text(PAGE).1;
+    let kept: Vec<String> = ex
+        .explain(PAGE)
+        .into_iter()
+        .filter(|r| r.keep)
+        .map(|r| r.text)
+        .collect();
+    assert_eq!(text, kept.join("\n"));
+    assert!(text.contains("The council voted"), "{text}");
+    assert!(text.contains("for years."), "{text}");
+    for bad in ["Home", "Other story"] {
+        assert!(!text.contains(bad), "{bad} in {text}");
+    }
+}
+
+#[test]
+fn a_page_without_blocks_gives_no_text() {
+    let mut ex = ExtractorBuilder::new()
+        .method(Method::Learned)
+        .build()
+        .unwrap();
+    assert_eq!(ex.html_text("<html><body></body></html>").1, "");
+    assert!(ex.explain("").is_empty());
+}
