@@ -19,7 +19,9 @@ wires these pieces together. One module per concept:
   appear whole or not at all;
 * [`report`] builds `report.json`; [`html`] writes `report.html` beside it;
 * [`against`]: `dedup --against`, this run's documents searched for in an index;
-* [`segment`]: the fingerprint index of `crawlsift index` (segments, re-clustering, append).
+* [`segment`]: the fingerprint index of `crawlsift index` (segments, re-clustering, append);
+* [`reuse`](mod@reuse): the run of `crawlsift reuse`, passages shared between documents
+  (`reuse.jsonl`).
 
 ```
 use crawlsift_extractor::ExtractorBuilder;
@@ -58,6 +60,7 @@ pub mod output;
 pub mod page;
 pub mod phrases;
 pub mod report;
+pub mod reuse;
 pub mod segment;
 pub mod shard;
 pub mod site;
