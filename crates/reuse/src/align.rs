@@ -97,14 +97,18 @@ fn seeds(ta: &[(u64, u32)], tb: &[(u64, u32)], repeats: usize) -> Vec<(u32, u32)
 fn chain(seeds: &[(u32, u32)], k: u32, gap: u32) -> Vec<Chain> {
     let mut open: Vec<Chain> = Vec::new();
     let mut done: Vec<Chain> = Vec::new();
+    let mut at = None;
     for &(i, j) in seeds {
-        // Chains that no later seed can reach are done.
-        let mut n = 0;
-        while n < open.len() {
-            if open[n].li + k + gap < i {
-                done.push(open.remove(n));
-            } else {
-                n += 1;
+        // Chains that no later seed can reach are done (checked once per word of `a`).
+        if at != Some(i) {
+            at = Some(i);
+            let mut n = 0;
+            while n < open.len() {
+                if open[n].li + k + gap < i {
+                    done.push(open.remove(n));
+                } else {
+                    n += 1;
+                }
             }
         }
         let mut best: Option<(u32, usize)> = None;

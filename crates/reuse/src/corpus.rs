@@ -7,7 +7,7 @@
 //! are then aligned ([`Candidates::align`]) on their texts, which the caller fetches by document
 //! number (from a spill file, say), and each pair that shares a passage is a [`Pair`].
 //!
-//! Memory: 16 bytes a fingerprint in the index and 5 more while candidates are found; one
+//! Memory: 16 bytes a fingerprint in the index and 9 more while candidates are found; one
 //! document's partners per thread; each pair's words while it is aligned. Everything comes out
 //! in document order, the same for any thread count.
 
@@ -140,6 +140,8 @@ impl Corpus {
         self.entries.dedup();
         let entries = &self.entries;
         let mut roles = vec![Role::Live; entries.len()];
+        // Where each fingerprint's posting list starts.
+        let mut run_start = vec![0u32; entries.len()];
         let mut template: HashMap<u32, Vec<u64>> = HashMap::new();
         let (mut common_fingerprints, mut template_fingerprints) = (0u64, 0u64);
         let mut sites: Vec<u32> = Vec::new();
@@ -147,6 +149,7 @@ impl Corpus {
         while s < entries.len() {
             let h = entries[s].0;
             let e = s + entries[s..].partition_point(|x| x.0 == h);
+            run_start[s..e].fill(s as u32);
             if e - s >= 2 {
                 // Sites holding this fingerprint on enough pages: their template.
                 sites.clear();
@@ -205,7 +208,8 @@ impl Corpus {
         }
         drop(fill);
         let docs: Vec<u32> = (0..n as u32).collect();
-        let (roles, by_doc, start, cfg) = (&roles, &by_doc, &start, &self.cfg);
+        let (roles, by_doc, start, run_start, cfg) =
+            (&roles, &by_doc, &start, &run_start, &self.cfg);
         let parts = in_parallel(threads, &docs, |chunk| {
             let mut pairs = Vec::new();
             let mut partners: Vec<u32> = Vec::new();
@@ -218,8 +222,8 @@ impl Corpus {
                         continue;
                     }
                     let h = entries[i].0;
-                    let s = entries.partition_point(|x| x.0 < h);
-                    let e = s + entries[s..].partition_point(|x| x.0 == h);
+                    let s = run_start[i] as usize;
+                    let e = s + entries[s..].iter().take_while(|x| x.0 == h).count();
                     for m in s..e {
                         if entries[m].1 > d && roles[m] == Role::Live {
                             partners.push(entries[m].1);
