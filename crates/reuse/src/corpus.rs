@@ -1,6 +1,6 @@
 //! Reuse among many documents: each document's winnowed fingerprints ([`Sketch`]) go into one
 //! index ([`Corpus::add`]), sorted into posting lists when all are in ([`Corpus::candidates`]):
-//! two documents are candidates when a posting list holds both, unless the list is boilerplate
+//! two documents are candidates when [`ReuseConfig::min_shared`] posting lists hold both, unless the list is boilerplate
 //! (more than [`ReuseConfig::max_posting`] documents) or the fingerprint is their site's template
 //! (held by [`ReuseConfig::site_template_pages`] pages of that site). Each document keeps at most
 //! [`ReuseConfig::max_partners`] partners, those sharing the most fingerprints. The candidates
@@ -235,7 +235,8 @@ impl Corpus {
                 counted.extend(
                     partners
                         .chunk_by(|x, y| x == y)
-                        .map(|r| (r[0], r.len() as u32)),
+                        .map(|r| (r[0], r.len() as u32))
+                        .filter(|&(_, c)| c as usize >= cfg.min_shared),
                 );
                 if counted.len() > cfg.max_partners {
                     counted.sort_unstable_by_key(|&(e, c)| (std::cmp::Reverse(c), e));

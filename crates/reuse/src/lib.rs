@@ -46,8 +46,9 @@ pub mod words;
 
 use crawlsift_common::limits::{
     REUSE_GAP_WORDS, REUSE_MAX_FINGERPRINTS, REUSE_MAX_PARTNERS, REUSE_MAX_POSTING,
-    REUSE_MAX_SEED_REPEATS, REUSE_MAX_WORDS, REUSE_MIN_PASSAGE_WORDS, REUSE_SEED_WORDS,
-    REUSE_SHINGLE_WORDS, REUSE_SITE_TEMPLATE_PAGES, REUSE_WINNOW_WINDOW,
+    REUSE_MAX_SEED_REPEATS, REUSE_MAX_WORDS, REUSE_MIN_PASSAGE_WORDS,
+    REUSE_MIN_SHARED_FINGERPRINTS, REUSE_SEED_WORDS, REUSE_SHINGLE_WORDS,
+    REUSE_SITE_TEMPLATE_PAGES, REUSE_WINNOW_WINDOW,
 };
 use thiserror::Error;
 
@@ -79,6 +80,8 @@ pub struct ReuseConfig {
     pub site_template_pages: usize,
     /// Most candidate partners kept per document.
     pub max_partners: usize,
+    /// Fewest fingerprints two documents share to be aligned.
+    pub min_shared: usize,
     /// Words of an alignment seed.
     pub seed_words: usize,
     /// Most places of one seed in a document.
@@ -100,6 +103,7 @@ impl Default for ReuseConfig {
             max_posting: REUSE_MAX_POSTING,
             site_template_pages: REUSE_SITE_TEMPLATE_PAGES,
             max_partners: REUSE_MAX_PARTNERS,
+            min_shared: REUSE_MIN_SHARED_FINGERPRINTS,
             seed_words: REUSE_SEED_WORDS,
             max_seed_repeats: REUSE_MAX_SEED_REPEATS,
             gap_words: REUSE_GAP_WORDS,
