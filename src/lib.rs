@@ -12,6 +12,7 @@ mod merge;
 mod progress;
 mod query;
 mod records;
+mod reuse;
 mod stats;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -68,6 +69,9 @@ enum Command {
     /// Print one capture of a URL from an index: payload, raw record, main text or metadata.
     #[command(after_help = EXIT_STATUS_HELP)]
     Get(get::GetArgs),
+    /// Passages documents share (partial copies, quotations): reuse.jsonl in the output folder.
+    #[command(after_help = EXIT_STATUS_HELP)]
+    Reuse(reuse::ReuseArgs),
 }
 
 /// Set by the first Ctrl-C: readers stop, workers drain, and the command ends cleanly.
@@ -136,6 +140,7 @@ where
         Command::Index(args) => index::run(args),
         Command::Get(args) => get::run(args),
         Command::Query(args) => query::run(args),
+        Command::Reuse(args) => reuse::run(args),
     };
     match result {
         Ok(code) => code.0,

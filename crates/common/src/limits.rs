@@ -585,3 +585,64 @@ pub const STORE_WRITE_BUFFER_BYTES: usize = 1 << 20;
 /// blocks are few (a thousand at a million records), small enough that the last, partly filled
 /// one is no matter.
 pub const DEDUP_CATALOG_BLOCK_BYTES: usize = 1 << 20;
+
+// --- text reuse (crates/reuse) -----------------------------------------------------------------
+
+/// Words per candidate fingerprint (k of the winnowed word shingles that pair documents). With
+/// [`REUSE_WINNOW_WINDOW`] = w, two documents sharing a run of w + k - 1 = 7 words share a
+/// fingerprint for certain. On `bench/reuse` (PAN 2013, lightly obfuscated copies) k = 4, w = 4
+/// pair 605 of the 606 truth pairs among 14k candidates of 357k possible pairs; k = 3 pairs them
+/// all but among 70k candidates, common 3-word phrases pairing unrelated pages.
+pub const REUSE_SHINGLE_WORDS: usize = 4;
+
+/// Winnowing window (w): of every w consecutive shingles, the one of smallest hash is kept
+/// (Schleimer, Wilkerson and Aiken 2003), about 2 / (w + 1) of the shingles.
+pub const REUSE_WINNOW_WINDOW: usize = 4;
+
+/// Most fingerprints a document keeps (its first ones, in text order): 16 bytes each in the
+/// corpus index. At the window of 4 some 40% of a document's words give one, so this covers
+/// documents of about 80,000 words whole.
+pub const REUSE_MAX_FINGERPRINTS: usize = 32_768;
+
+/// Most documents a fingerprint may pair: one held by more (after its sites' template pages are
+/// left out) is boilerplate common to many pages (licences, navigation, quotations everyone
+/// makes) and pairs nobody. It bounds the pairs a fingerprint makes, so candidate pairs stay
+/// linear in the fingerprints (at most this many per fingerprint).
+pub const REUSE_MAX_POSTING: usize = 64;
+
+/// Pages of one site (URL host) that must hold a fingerprint for it to be that site's template:
+/// skeleton text repeated on the site's pages, which does not count as reuse between them (nor
+/// between them and other pages). Two pages of a site sharing a passage are still reported.
+pub const REUSE_SITE_TEMPLATE_PAGES: usize = 3;
+
+/// Most candidate partners kept per document (those with the most fingerprints in common):
+/// bounds the pairs aligned whatever the corpus.
+pub const REUSE_MAX_PARTNERS: usize = 1_000;
+
+/// Words of an alignment seed: a run of this many words found in both documents starts or
+/// extends a passage. PAN's random obfuscation leaves exact runs of 3-8 words between edits.
+pub const REUSE_SEED_WORDS: usize = 3;
+
+/// Most places one seed is looked up at in a document: a 3-word phrase repeated more often
+/// (lists, tables) is not what tells a passage apart.
+pub const REUSE_MAX_SEED_REPEATS: usize = 16;
+
+/// Words allowed between two seeds of one passage, in each document (edits, inserted words):
+/// seeds further apart start a new passage.
+pub const REUSE_GAP_WORDS: usize = 12;
+
+/// Fewest words of a reported passage (in each document): shorter shared runs are common phrases.
+/// `reuse --min-passage-words` sets it.
+pub const REUSE_MIN_PASSAGE_WORDS: usize = 8;
+
+/// Most words of a document that are aligned (its first ones): bounds one alignment's memory.
+pub const REUSE_MAX_WORDS: usize = 200_000;
+
+/// Bytes of prepared documents (words and seed shingles, some 32 bytes a word) each alignment
+/// thread keeps, so that a document with many partners is tokenised once; past it the thread's
+/// cache is emptied.
+pub const REUSE_PREPARED_CACHE_BYTES: usize = 64 << 20;
+
+/// Fewest fingerprints two documents must share to be aligned. One shared 4-word shingle is
+/// mostly chance: on 4,000 pages of the 20k corpus 96% of such candidates shared no passage.
+pub const REUSE_MIN_SHARED_FINGERPRINTS: usize = 2;

@@ -21,7 +21,9 @@ outcomes into messages:
 * [`lines`]: the JSON line types of the outputs; [`write`](mod@write): their writers; [`output`]:
   files that appear whole or not at all;
 * [`report`] builds `report.json`; [`html`] writes `report.html` beside it; [`phrases`]: the
-  phrase-level part of a dedup run; [`site`]: a document's site.
+  phrase-level part of a dedup run; [`site`]: a document's site;
+* [`reuse`](mod@reuse): the run of `crawlsift reuse`, passages shared between documents
+  (`reuse.jsonl`).
 
 ```
 use crawlsift_extractor::ExtractorBuilder;
@@ -59,6 +61,7 @@ pub mod output;
 pub mod page;
 pub mod phrases;
 pub mod report;
+pub mod reuse;
 pub mod run;
 pub mod shard;
 pub mod site;

@@ -1,0 +1,269 @@
+//! The run of `crawlsift reuse`: every page's main text (the documents `dedup` clusters, through
+//! [`clustered_page`]) is tokenised and winnowed by the extract workers, gathered in input order
+//! into a [`Corpus`] (its text spilled to an unnamed file in the output folder, 0 bytes resident
+//! a document beyond its fingerprints and place), then the candidate pairs are aligned on all
+//! threads and written to `reuse.jsonl` ([`ReuseLine`]), pairs in input order of their first
+//! document, then of their second. The output does not depend on the thread count.
+//!
+//! Which document of a pair is the source is not claimed: `a` is the one read first (input order,
+//! then record order), nothing more.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::os::unix::fs::FileExt;
+use std::path::Path;
+
+use crawlsift_extractor::{Extractor, ExtractorBuilder};
+use crawlsift_reader::{FileReport, ReaderConfig, Record};
+use crawlsift_reuse::{Corpus, Pair, Passage, ReuseConfig, Sketch, Words};
+use serde::Serialize;
+
+use crate::error::{Error, IoContext, Result};
+use crate::flow::map_inputs;
+use crate::inputs::{Cancelled, InputSet};
+use crate::output::AtomicFile;
+use crate::page::clustered_page;
+use crate::site::site_of;
+
+/// The pairs file in the output folder.
+pub const REUSE_FILE: &str = "reuse.jsonl";
+
+/// One line of `reuse.jsonl`: two documents sharing text. `a` is the document read first; which
+/// one is the source is not claimed. Ids are the record ids `clusters.jsonl` names (the DOCNO of a
+/// TREC document, the WARC-Record-ID of a WARC record).
+#[derive(Debug, Serialize)]
+pub struct ReuseLine<'a> {
+    /// Record id of the earlier document.
+    pub a: &'a str,
+    /// Record id of the later document.
+    pub b: &'a str,
+    /// Share of `a`'s words inside the passages (4 decimals): near 1, `a` is (mostly) in `b`.
+    pub a_share: f64,
+    /// Share of `b`'s words inside the passages (4 decimals).
+    pub b_share: f64,
+    /// The passages: word ranges over each document's words (maximal runs of Unicode letters and
+    /// digits) and character ranges (Unicode scalar values) in each main text, end exclusive.
+    pub passages: &'a [Passage],
+    /// Target URL of `a`.
+    pub a_url: Option<&'a str>,
+    /// Target URL of `b`.
+    pub b_url: Option<&'a str>,
+    /// The input `a` is in.
+    pub a_file: &'a str,
+    /// Byte offset of `a`'s record in its input.
+    pub a_offset: u64,
+    /// The input `b` is in.
+    pub b_file: &'a str,
+    /// Byte offset of `b`'s record in its input.
+    pub b_offset: u64,
+}
+
+/// The settings of a reuse run.
+pub struct ReuseSettings<'a> {
+    /// The inputs.
+    pub inputs: &'a InputSet,
+    /// Reader settings.
+    pub reader: &'a ReaderConfig,
+    /// Extractor settings (checked: building it must not fail).
+    pub extractor: &'a ExtractorBuilder,
+    /// Reuse parameters (checked by [`Corpus::new`]).
+    pub reuse: &'a ReuseConfig,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+/// What a reuse run did.
+#[derive(Debug, Default, Serialize)]
+pub struct ReuseSummary {
+    /// Documents (pages with text).
+    pub documents: u64,
+    /// Records that gave no document, by reason.
+    pub skipped: BTreeMap<&'static str, u64>,
+    /// Fingerprints in the index.
+    pub fingerprints: u64,
+    /// Fingerprints held by too many documents to pair any.
+    pub common_fingerprints: u64,
+    /// Fingerprints that are a site's template (once per document).
+    pub template_fingerprints: u64,
+    /// Candidate pairs aligned.
+    pub candidates: u64,
+    /// Pairs sharing at least one passage (lines of `reuse.jsonl`).
+    pub pairs: u64,
+    /// Passages in them.
+    pub passages: u64,
+    /// Per input, its reader summary if it was read to its end.
+    #[serde(skip)]
+    pub reports: Vec<Option<Result<FileReport, String>>>,
+}
+
+/// A record as the workers leave it.
+struct Item {
+    file: u32,
+    offset: u64,
+    id: String,
+    url: Option<String>,
+    page: Result<(String, Sketch), &'static str>,
+}
+
+/// Where a document came from, and where its text lies in the spill.
+struct Doc {
+    id: String,
+    url: Option<String>,
+    file: u32,
+    offset: u64,
+    at: u64,
+    len: u32,
+}
+
+/// Page texts, appended to an unnamed file as they come and read back by place.
+struct Spill {
+    out: BufWriter<File>,
+    at: u64,
+}
+
+/// Reads every input, finds the pairs of documents that share passages and writes them to
+/// `out/reuse.jsonl`. `progress` is called after each batch with the bytes of input done and the
+/// documents so far. When `cancelled` says so, reading stops and nothing is written.
+pub fn run_reuse(
+    settings: &ReuseSettings<'_>,
+    out: &Path,
+    cancelled: Cancelled<'_>,
+    progress: &dyn Fn(u64, u64),
+) -> Result<ReuseSummary> {
+    let cfg = settings.reuse;
+    let mut corpus = Corpus::new(cfg).map_err(|e| Error::Usage(e.to_string()))?;
+    let spill_file = tempfile::tempfile_in(out)
+        .at(out, || format!("cannot create a scratch file in {}", out.display()))?;
+    let mut spill = Spill {
+        out: BufWriter::new(
+            spill_file
+                .try_clone()
+                .at(out, || "the texts' scratch file".to_string())?,
+        ),
+        at: 0,
+    };
+    let mut docs: Vec<Doc> = Vec::new();
+    let mut sites: HashMap<String, u32> = HashMap::new();
+    let mut summary = ReuseSummary::default();
+    let inputs = settings.inputs;
+    let threads = settings.threads;
+    let builder = settings.extractor;
+    let init = move || {
+        builder
+            .clone()
+            .build()
+            .expect("the configuration was checked before any thread started")
+    };
+    let map = move |ex: &mut Extractor, batch: Vec<Record>| {
+        batch
+            .iter()
+            .map(|rec| Item {
+                file: rec.pos.file,
+                offset: rec.pos.offset,
+                id: rec.id.clone(),
+                url: rec.url.clone(),
+                page: clustered_page(rec, ex).map(|p| {
+                    let sketch = Sketch::of(&Words::of(&p.text, cfg.max_words), cfg);
+                    (p.text, sketch)
+                }),
+            })
+            .collect::<Vec<Item>>()
+    };
+    let drain = |batch: Vec<Item>| -> Result<()> {
+        let last = batch.last().map(|i| (i.file, i.offset));
+        for item in batch {
+            let (text, sketch) = match item.page {
+                Ok(p) => p,
+                Err(why) => {
+                    *summary.skipped.entry(why).or_default() += 1;
+                    continue;
+                }
+            };
+            let site = site_of(item.url.as_deref());
+            let site = (!site.is_empty()).then(|| {
+                let next = sites.len() as u32;
+                *sites.entry(site).or_insert(next)
+            });
+            let len = u32::try_from(text.len())
+                .map_err(|_| Error::failed("a main text over 4 GiB"))?;
+            spill
+                .out
+                .write_all(text.as_bytes())
+                .at(out, || "writing the texts' scratch file".to_string())?;
+            docs.push(Doc {
+                id: item.id,
+                url: item.url,
+                file: item.file,
+                offset: item.offset,
+                at: spill.at,
+                len,
+            });
+            spill.at += u64::from(len);
+            corpus.add(&sketch, site);
+        }
+        if let Some((file, offset)) = last {
+            progress(inputs.bytes_before(file) + offset, docs.len() as u64);
+        }
+        Ok(())
+    };
+    summary.reports = map_inputs(inputs, settings.reader, cancelled, "reuse", init, map, drain)?;
+    spill
+        .out
+        .flush()
+        .at(out, || "writing the texts' scratch file".to_string())?;
+    drop(spill);
+    summary.documents = docs.len() as u64;
+    if cancelled() {
+        return Ok(summary);
+    }
+    summary.fingerprints = corpus.fingerprints() as u64;
+    let candidates = corpus.candidates(threads);
+    summary.candidates = candidates.pairs.len() as u64;
+    summary.common_fingerprints = candidates.common_fingerprints;
+    summary.template_fingerprints = candidates.template_fingerprints;
+    let docs = &docs;
+    let text = |d: u32| -> Result<String> {
+        let doc = &docs[d as usize];
+        let mut buf = vec![0u8; doc.len as usize];
+        spill_file
+            .read_exact_at(&mut buf, doc.at)
+            .at(out, || "reading the texts' scratch file".to_string())?;
+        String::from_utf8(buf)
+            .map_err(|_| Error::failed("the texts' scratch file changed under the run"))
+    };
+    let pairs = candidates.align(threads, text)?;
+    summary.pairs = pairs.len() as u64;
+    summary.passages = pairs.iter().map(|p| p.passages.len() as u64).sum();
+    write_pairs(&out.join(REUSE_FILE), &pairs, docs, inputs)?;
+    Ok(summary)
+}
+
+/// A share as written: rounded to 4 decimals.
+fn rounded(share: f64) -> f64 {
+    (share * 10_000.0).round() / 10_000.0
+}
+
+fn write_pairs(path: &Path, pairs: &[Pair], docs: &[Doc], inputs: &InputSet) -> Result<()> {
+    let mut f = AtomicFile::create(path)?;
+    for p in pairs {
+        let (a, b) = (&docs[p.a as usize], &docs[p.b as usize]);
+        let line = ReuseLine {
+            a: &a.id,
+            b: &b.id,
+            a_share: rounded(p.a_share),
+            b_share: rounded(p.b_share),
+            passages: &p.passages,
+            a_url: a.url.as_deref(),
+            b_url: b.url.as_deref(),
+            a_file: inputs.name(a.file),
+            a_offset: a.offset,
+            b_file: inputs.name(b.file),
+            b_offset: b.offset,
+        };
+        serde_json::to_writer(&mut f, &line)?;
+        f.write_all(b"\n")
+            .at(path, || format!("writing {}", path.display()))?;
+    }
+    f.commit()
+}
