@@ -3,7 +3,7 @@
 //! The `--html` and `--html-dir` modes live here; archive inputs go to [`archives`].
 
 mod archives;
-mod explain;
+use crawlsift_extractor::learned::explain;
 
 use crate::ExitCode;
 use std::io::{Read, Write};

@@ -9,6 +9,7 @@
 //! dependency. [`explain`] gives, per block, the features, score and decision (`crawlsift extract
 //! --explain`, `--dump-blocks`).
 
+pub mod explain;
 pub mod features;
 mod model;
 

@@ -3,8 +3,8 @@
 //! `--html-dir` as a table of block features, the machine form `scripts/train_extractor.py`
 //! reads).
 
-use crawlsift_extractor::learned::{self, features::NAMES, BlockReport};
-use crawlsift_extractor::{charset, Extractor};
+use crate::learned::{self, features::NAMES, BlockReport};
+use crate::{charset, Extractor};
 use std::fmt::Write;
 
 /// Index of a feature by name (they are fixed at build time).
