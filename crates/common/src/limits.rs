@@ -585,3 +585,15 @@ pub const STORE_WRITE_BUFFER_BYTES: usize = 1 << 20;
 /// blocks are few (a thousand at a million records), small enough that the last, partly filled
 /// one is no matter.
 pub const DEDUP_CATALOG_BLOCK_BYTES: usize = 1 << 20;
+
+/// Decoded bytes between two checkpoints of a gzip member read at random (`record_at` on a file
+/// gzipped whole): reading a record there inflates at most about this much before it. Each
+/// checkpoint keeps 32 KiB (the deflate window), 1.6% of the span.
+pub const SEEK_CHECKPOINT_SPAN: u64 = 2 << 20;
+
+/// Checkpoints kept for one gzip member (32 KiB each, so 32 MiB at most); past it, every other one
+/// is dropped and the span doubles.
+pub const SEEK_MAX_CHECKPOINTS: usize = 1024;
+
+/// Members (of all files) whose checkpoints one record reader keeps; past it, all are dropped.
+pub const SEEK_MAX_MEMBERS: usize = 64;
