@@ -311,11 +311,6 @@ pub const REPORT_TOP_HOSTS: usize = 20;
 /// words x words cells (2 bytes each), so 2,000 words keep it under 8 MB.
 pub const REPORT_DIFF_WORDS: usize = 2_000;
 
-/// Decoded bytes per buffer when `report.html` reads back the one record it shows of a cluster
-/// member: a whole `READ_BUFFER_BYTES` buffer (and a batch of records) per record shown made the
-/// report's 40 look-ups inflate about half of the 20k corpus again.
-pub const REPORT_RECORD_BUFFER_BYTES: usize = 64 << 10;
-
 // --- decompression bombs (crates/reader: compress/, read/, http.rs) ---------------------------
 
 /// Decoded bytes the reader may pass over without finding a record (a record too large to keep,
