@@ -10,6 +10,12 @@ fingerprints in its folder. The driver then calls ``crawlsift.merge(folders, out
 local one. The folders must be on storage every worker and the driver see (a shared file system);
 the merge reads only them, never the archives.
 
+The workers must run the Python that has ``crawlsift`` installed. This script sets
+``PYSPARK_PYTHON`` (and ``PYSPARK_DRIVER_PYTHON``) to the interpreter running it,
+``sys.executable``, unless they are set already, so in a virtual environment with ``crawlsift``
+and ``pyspark`` installed it runs as written on a local master. On a cluster, install crawlsift in
+that same path on every node, or set ``PYSPARK_PYTHON`` to the workers' Python yourself.
+
     python3 examples/spark_dedup.py /data/crawl/*.warc.gz --out out --shards 8 --master local[2]
 """
 
@@ -43,6 +49,10 @@ def main(argv=None) -> int:
         status = crawlsift.shard(inputs, index, count, folder, text=keep_text, threads=threads)
         return index, folder, status
 
+    # Spark starts its workers with `python3` from PATH unless told otherwise: outside this
+    # interpreter's virtual environment they would not find crawlsift.
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     spark = (
         SparkSession.builder.master(args.master)
         .appName("crawlsift-dedup")

@@ -27,8 +27,10 @@ array=$(sbatch --parsable --array=0-$((shards - 1)) --cpus-per-task=2 --mem=4G \
     --shard \$SLURM_ARRAY_TASK_ID/\$SLURM_ARRAY_TASK_COUNT --out $work/shard-\$SLURM_ARRAY_TASK_ID \
     || [ \$? -eq 3 ]")
 
-# The merge, once every shard has ended well (status 3, problems in the input, counts as well).
+# The merge, once every shard has ended well (status 3, problems in the input, counts as well,
+# for the shards and the merge alike: a merge of shards that met damaged records says 3 too, and
+# Slurm must not mark that finished job FAILED).
 sbatch --dependency=afterok:"$array" --cpus-per-task=2 --mem=8G --job-name=crawlsift-merge \
   --output="$work/logs/merge.log" \
-  --wrap="crawlsift merge $work/shard-* --out $out --force"
+  --wrap="crawlsift merge $work/shard-* --out $out --force || [ \$? -eq 3 ]"
 echo "submitted: shards as array job $array; the merge writes $out"

@@ -118,19 +118,36 @@ impl IndexDir {
             ));
         };
         let stored = Bytes::copy_from_slice(&data[c.offset as usize..end as usize]);
-        let mut records = Vec::new();
-        crawlsift_reader::read_bytes(stored.clone(), 0, &ReaderConfig::default(), &mut |b| {
-            records.extend(b);
-            true
-        });
-        // In a file gzipped whole every record shares one member: take the one this line is of.
-        let record = match records.iter().position(|r| {
+        let matches = |r: &Record| {
             capture(r, c.offset, c.length, &c.filename)
                 .is_ok_and(|x| x.key == c.key && x.timestamp == c.timestamp)
-        }) {
-            Some(i) => records.swap_remove(i),
-            None if !records.is_empty() => records.swap_remove(0),
-            None => return Err(not_a_record(path, c.offset, "no record starts there")),
+        };
+        // The record at the line's offset, read as every record is read back.
+        let first = crawlsift_reader::record_at(path, c.offset, 0).ok();
+        let record = match first {
+            Some(r) if matches(&r) => r,
+            // In a file gzipped whole every record shares one member (and the line names the
+            // member, as cdxj-indexer writes it): take the one this line is of.
+            first => {
+                let mut records = Vec::new();
+                crawlsift_reader::read_bytes(
+                    stored.clone(),
+                    0,
+                    &ReaderConfig::default(),
+                    &mut |b| {
+                        records.extend(b);
+                        true
+                    },
+                );
+                match records.iter().position(matches) {
+                    Some(i) => records.swap_remove(i),
+                    None => match first {
+                        Some(r) => r,
+                        None if !records.is_empty() => records.swap_remove(0),
+                        None => return Err(not_a_record(path, c.offset, "no record starts there")),
+                    },
+                }
+            }
         };
         Ok(Fetched {
             record,

@@ -311,11 +311,6 @@ pub const REPORT_TOP_HOSTS: usize = 20;
 /// words x words cells (2 bytes each), so 2,000 words keep it under 8 MB.
 pub const REPORT_DIFF_WORDS: usize = 2_000;
 
-/// Decoded bytes per buffer when `report.html` reads back the one record it shows of a cluster
-/// member: a whole `READ_BUFFER_BYTES` buffer (and a batch of records) per record shown made the
-/// report's 40 look-ups inflate about half of the 20k corpus again.
-pub const REPORT_RECORD_BUFFER_BYTES: usize = 64 << 10;
-
 // --- decompression bombs (crates/reader: compress/, read/, http.rs) ---------------------------
 
 /// Decoded bytes the reader may pass over without finding a record (a record too large to keep,
@@ -646,3 +641,15 @@ pub const REUSE_PREPARED_CACHE_BYTES: usize = 64 << 20;
 /// Fewest fingerprints two documents must share to be aligned. One shared 4-word shingle is
 /// mostly chance: on 4,000 pages of the 20k corpus 96% of such candidates shared no passage.
 pub const REUSE_MIN_SHARED_FINGERPRINTS: usize = 2;
+
+/// Decoded bytes between two checkpoints of a gzip member read at random (`record_at` on a file
+/// gzipped whole): reading a record there inflates at most about this much before it. Each
+/// checkpoint keeps 32 KiB (the deflate window), 1.6% of the span.
+pub const SEEK_CHECKPOINT_SPAN: u64 = 2 << 20;
+
+/// Checkpoints kept for one gzip member (32 KiB each, so 32 MiB at most); past it, every other one
+/// is dropped and the span doubles.
+pub const SEEK_MAX_CHECKPOINTS: usize = 1024;
+
+/// Members (of all files) whose checkpoints one record reader keeps; past it, all are dropped.
+pub const SEEK_MAX_MEMBERS: usize = 64;

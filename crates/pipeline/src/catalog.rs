@@ -59,6 +59,7 @@ impl DocMeta {
         DocMeta {
             origin: Origin {
                 pos: SourcePos::default(),
+                uoffset: 0,
                 id: String::new(),
                 url: None,
             },
@@ -302,19 +303,24 @@ const HAS_URL: u8 = 1;
 const HAS_FP: u8 = 2;
 const HAS_SKIPPED: u8 = 4;
 const HAS_DOC: u8 = 8;
+const HAS_UOFFSET: u8 = 16;
 
-/// Appends `m` as: flags, file, offset, index, id, [url], title, [words, exact, simhash],
+/// Appends `m` as: flags, file, offset, index, [uoffset], id, [url], title, [words, exact, simhash],
 /// [skipped], [doc]; integers little-endian, strings as a 32-bit length and their bytes.
 fn encode(m: &DocMeta, out: &mut Vec<u8>) {
     let flag = |on: bool, bit: u8| if on { bit } else { 0 };
     let flags = flag(m.origin.url.is_some(), HAS_URL)
         | flag(m.fp.is_some(), HAS_FP)
         | flag(m.skipped.is_some(), HAS_SKIPPED)
-        | flag(m.doc.is_some(), HAS_DOC);
+        | flag(m.doc.is_some(), HAS_DOC)
+        | flag(m.origin.uoffset != 0, HAS_UOFFSET);
     out.push(flags);
     out.extend_from_slice(&m.origin.pos.file.to_le_bytes());
     out.extend_from_slice(&m.origin.pos.offset.to_le_bytes());
     out.extend_from_slice(&m.origin.pos.index.to_le_bytes());
+    if m.origin.uoffset != 0 {
+        out.extend_from_slice(&m.origin.uoffset.to_le_bytes());
+    }
     let put = |out: &mut Vec<u8>, s: &str| {
         out.extend_from_slice(&(s.len() as u32).to_le_bytes());
         out.extend_from_slice(s.as_bytes());
@@ -346,6 +352,11 @@ fn decode(b: &[u8]) -> Option<DocMeta> {
         offset: u64::from_le_bytes(r.take()?),
         index: u64::from_le_bytes(r.take()?),
     };
+    let uoffset = if flags & HAS_UOFFSET != 0 {
+        u64::from_le_bytes(r.take()?)
+    } else {
+        0
+    };
     let id = r.string()?;
     let url = if flags & HAS_URL != 0 {
         Some(r.string()?)
@@ -373,7 +384,12 @@ fn decode(b: &[u8]) -> Option<DocMeta> {
         None
     };
     r.0.is_empty().then_some(DocMeta {
-        origin: Origin { pos, id, url },
+        origin: Origin {
+            pos,
+            uoffset,
+            id,
+            url,
+        },
         title,
         fp,
         skipped,
@@ -411,6 +427,7 @@ mod tests {
                     offset: u64::from(i) * 1000,
                     index: u64::from(i),
                 },
+                uoffset: u64::from(i % 4) * 77,
                 id: format!("<urn:uuid:{i}>"),
                 url: i
                     .is_multiple_of(2)
@@ -433,6 +450,7 @@ mod tests {
 
     fn same(a: &DocMeta, b: &DocMeta) -> bool {
         a.origin.pos == b.origin.pos
+            && a.origin.uoffset == b.origin.uoffset
             && a.origin.id == b.origin.id
             && a.origin.url == b.origin.url
             && a.title == b.title

@@ -30,8 +30,8 @@ pub const CHECKPOINT_DIR: &str = ".checkpoint";
 
 /// The layout of checkpoint entries. 2: fingerprints carry the wide bytes of their MinHash rows
 /// (`Fingerprint::minhash_wide`). 3: phrase sketches keep their shingles as bytes and their words
-/// in one string. A run whose `run.json` names another layout (or none: 1) is not resumed.
-pub const CHECKPOINT_FORMAT: u32 = 3;
+/// in one string. 4: entries carry their `uoffset`. A run whose `run.json` names another layout (or none: 1) is not resumed.
+pub const CHECKPOINT_FORMAT: u32 = 4;
 
 /// What makes two runs the same run: everything that changes the outputs (not `--threads`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -80,6 +80,9 @@ impl RunKey {
 pub struct Entry {
     /// File, offset, ordinal.
     pub pos: (u32, u64, u64),
+    /// Where the record starts in the decoded bytes of its member or frame (see
+    /// [`crawlsift_reader::Record::uoffset`]).
+    pub uoffset: u64,
     /// Record id.
     pub id: String,
     /// Target URL.
@@ -358,6 +361,7 @@ mod tests {
         vec![
             Entry {
                 pos: (0, 0, 0),
+                uoffset: 0,
                 id: "<urn:uuid:1>".into(),
                 url: Some("http://example.com/".into()),
                 skipped: None,
@@ -369,6 +373,7 @@ mod tests {
             },
             Entry {
                 pos: (0, 812, 1),
+                uoffset: 4321,
                 id: "<urn:uuid:2>".into(),
                 url: None,
                 skipped: Some("not a page".into()),

@@ -52,6 +52,7 @@ impl<T> Batch<T> {
 pub fn entry_of(rec: &Record, ex: &mut Extractor) -> Entry {
     let mut e = Entry {
         pos: (rec.pos.file, rec.pos.offset, rec.pos.index),
+        uoffset: rec.uoffset,
         id: rec.id.clone(),
         url: rec.url.clone(),
         skipped: None,
@@ -176,6 +177,7 @@ impl<'a> Collector<'a> {
         }
         let origin = Origin {
             pos: e.source_pos(),
+            uoffset: e.uoffset,
             id: e.id,
             url: e.url,
         };

@@ -8,13 +8,13 @@
 use crate::error::Result;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::{Seek, SeekFrom, Write as _};
+use std::io::Write as _;
 use std::path::Path;
 
-use crawlsift_common::limits::{REPORT_DIFF_WORDS, REPORT_RECORD_BUFFER_BYTES, REPORT_TOP_HOSTS};
+use crawlsift_common::limits::{REPORT_DIFF_WORDS, REPORT_TOP_HOSTS};
 use crawlsift_dedup::Clusterer;
 use crawlsift_extractor::ExtractorBuilder;
-use crawlsift_reader::{read_stream, Input, ReaderConfig};
+use crawlsift_reader::{Input, RecordReader};
 use hashbrown::HashMap;
 
 use crate::output::AtomicFile;
@@ -157,16 +157,22 @@ pub fn largest_pairs(p: &ReportParts<'_>, extractor: &ExtractorBuilder) -> Vec<P
     let Ok(mut ex) = extractor.clone().build() else {
         return Vec::new();
     };
+    let mut reader = RecordReader::new();
     let mut text_of = |doc: u32| -> (String, Option<String>) {
         let o = &p.catalog.doc(doc).origin;
+        let at = match o.uoffset {
+            0 => o.pos.offset.to_string(),
+            u => format!("{} (decompressed byte {u})", o.pos.offset),
+        };
         let label = format!(
-            "{} @{} {}",
+            "{} @{at} {}",
             p.inputs.name(o.pos.file),
-            o.pos.offset,
             o.url.as_deref().unwrap_or(&o.id)
         );
         let text = match p.inputs.inputs.get(o.pos.file as usize) {
-            Some(Input::Path(path)) => record_text(path, o.pos.offset, &mut ex),
+            Some(Input::Path(path)) => {
+                record_text(&mut reader, path, o.pos.offset, o.uoffset, &mut ex)
+            }
             _ => None,
         };
         (label, text)
@@ -189,30 +195,17 @@ pub fn largest_pairs(p: &ReportParts<'_>, extractor: &ExtractorBuilder) -> Vec<P
         .collect()
 }
 
-/// The text of the record at `offset` of `path` (its first record from there).
+/// The main text of the record at `offset` / `uoffset` of `path`, read again with `reader`
+/// (which keeps the inflate checkpoints of a file compressed whole between records).
 fn record_text(
+    reader: &mut RecordReader,
     path: &Path,
     offset: u64,
+    uoffset: u64,
     ex: &mut crawlsift_extractor::Extractor,
 ) -> Option<String> {
-    let mut f = std::fs::File::open(path).ok()?;
-    f.seek(SeekFrom::Start(offset)).ok()?;
-    // One record is wanted: a batch of one, from small buffers, so no more than that record's
-    // member (and the buffer around it) is inflated.
-    let cfg = ReaderConfig {
-        threads: 1,
-        batch_records: 1,
-        buffer_bytes: REPORT_RECORD_BUFFER_BYTES,
-        ..ReaderConfig::default()
-    };
-    let mut text = None;
-    let _ = read_stream(std::io::BufReader::new(f), 0, &cfg, &mut |batch| {
-        if let Some(rec) = batch.first() {
-            text = clustered_page(rec, ex).ok().map(|p| p.text);
-        }
-        false
-    });
-    text
+    let rec = reader.record_at(path, offset, uoffset).ok()?;
+    clustered_page(&rec, ex).ok().map(|p| p.text)
 }
 
 /// Writes `report.html` (whole or not at all).

@@ -7,6 +7,11 @@ use crawlsift_dedup::MatchKind;
 use crawlsift_extractor::TextMethod;
 use serde::Serialize;
 
+/// Whether a `uoffset` is 0 (and so left out of a line).
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// One line of `crawlsift records`: a record's position, identity and HTTP status.
 #[derive(Debug, Serialize)]
 pub struct RecordLine<'a> {
@@ -14,6 +19,12 @@ pub struct RecordLine<'a> {
     pub file: &'a str,
     /// Byte offset of the record in its input.
     pub offset: u64,
+    /// For a file compressed whole (one gzip member, LZ4 or zstd frame holding many records):
+    /// where the record starts in the decompressed bytes of the member or frame at `offset`.
+    /// Absent when 0 (the record starts its member, or the input is not compressed), so
+    /// `offset` alone leads back to it. `crawlsift_reader::record_at` reads either kind.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub uoffset: u64,
     /// Ordinal of the record in its input.
     pub index: u64,
     /// Record type name.
@@ -41,6 +52,12 @@ pub struct PageLine<'a> {
     pub file: &'a str,
     /// Byte offset of the record in its input.
     pub offset: u64,
+    /// For a file compressed whole (one gzip member, LZ4 or zstd frame holding many records):
+    /// where the record starts in the decompressed bytes of the member or frame at `offset`.
+    /// Absent when 0 (the record starts its member, or the input is not compressed), so
+    /// `offset` alone leads back to it. `crawlsift_reader::record_at` reads either kind.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub uoffset: u64,
     /// Record id.
     pub id: &'a str,
     /// Capture date as the record gives it.
@@ -85,6 +102,12 @@ pub struct FeedItemLine<'a> {
     pub file: &'a str,
     /// Byte offset of the feed's record in its input.
     pub offset: u64,
+    /// For a file compressed whole (one gzip member, LZ4 or zstd frame holding many records):
+    /// where the record starts in the decompressed bytes of the member or frame at `offset`.
+    /// Absent when 0 (the record starts its member, or the input is not compressed), so
+    /// `offset` alone leads back to it. `crawlsift_reader::record_at` reads either kind.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub uoffset: u64,
     /// The feed's record id.
     pub id: &'a str,
     /// Capture date of the feed as the record gives it.
@@ -118,6 +141,12 @@ pub struct MemberLine<'a> {
     pub file: &'a str,
     /// Byte offset of the record in its input.
     pub offset: u64,
+    /// For a file compressed whole (one gzip member, LZ4 or zstd frame holding many records):
+    /// where the record starts in the decompressed bytes of the member or frame at `offset`.
+    /// Absent when 0 (the record starts its member, or the input is not compressed), so
+    /// `offset` alone leads back to it. `crawlsift_reader::record_at` reads either kind.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub uoffset: u64,
     /// Share of words in common with the representative, rounded to 4 decimals ([`rounded`]).
     pub similarity: f64,
     /// How the member joined: `representative`, `exact` or `near` ([`match_name`]).
@@ -151,6 +180,12 @@ pub struct DocumentLine<'a> {
     pub file: &'a str,
     /// Byte offset of the record in its input.
     pub offset: u64,
+    /// For a file compressed whole (one gzip member, LZ4 or zstd frame holding many records):
+    /// where the record starts in the decompressed bytes of the member or frame at `offset`.
+    /// Absent when 0 (the record starts its member, or the input is not compressed), so
+    /// `offset` alone leads back to it. `crawlsift_reader::record_at` reads either kind.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub uoffset: u64,
     /// The page's title.
     pub title: &'a str,
     /// Normalized words.
@@ -185,6 +220,12 @@ pub struct SkippedLine<'a> {
     pub file: &'a str,
     /// Byte offset of the record in its input.
     pub offset: u64,
+    /// For a file compressed whole (one gzip member, LZ4 or zstd frame holding many records):
+    /// where the record starts in the decompressed bytes of the member or frame at `offset`.
+    /// Absent when 0 (the record starts its member, or the input is not compressed), so
+    /// `offset` alone leads back to it. `crawlsift_reader::record_at` reads either kind.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub uoffset: u64,
     /// Always `None`.
     pub cluster: Option<u32>,
     /// Always `None`.
@@ -204,6 +245,12 @@ pub struct TextLine<'a> {
     pub file: &'a str,
     /// Byte offset of the record in its input (as `records` gives it).
     pub offset: u64,
+    /// For a file compressed whole (one gzip member, LZ4 or zstd frame holding many records):
+    /// where the record starts in the decompressed bytes of the member or frame at `offset`.
+    /// Absent when 0 (the record starts its member, or the input is not compressed), so
+    /// `offset` alone leads back to it. `crawlsift_reader::record_at` reads either kind.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub uoffset: u64,
     /// Capture date as the record gives it (as `records` and `extract` give it).
     pub date: Option<&'a str>,
     /// The page's title.

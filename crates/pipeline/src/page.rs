@@ -27,6 +27,9 @@ const PAGE_STATUS: u16 = 200;
 pub struct Origin {
     /// File index, byte offset, record ordinal.
     pub pos: SourcePos,
+    /// Where the record starts in the decoded bytes of the member or frame at `pos.offset`
+    /// ([`crawlsift_reader::Record::uoffset`]).
+    pub uoffset: u64,
     /// WARC-Record-ID, ARC `url date`, or DOCNO.
     pub id: String,
     /// Target URL.

@@ -133,8 +133,9 @@ pub fn run_reuse(
 ) -> Result<ReuseSummary> {
     let cfg = settings.reuse;
     let mut corpus = Corpus::new(cfg).map_err(|e| Error::Usage(e.to_string()))?;
-    let spill_file = tempfile::tempfile_in(out)
-        .at(out, || format!("cannot create a scratch file in {}", out.display()))?;
+    let spill_file = tempfile::tempfile_in(out).at(out, || {
+        format!("cannot create a scratch file in {}", out.display())
+    })?;
     let mut spill = Spill {
         out: BufWriter::new(
             spill_file
@@ -185,8 +186,8 @@ pub fn run_reuse(
                 let next = sites.len() as u32;
                 *sites.entry(site).or_insert(next)
             });
-            let len = u32::try_from(text.len())
-                .map_err(|_| Error::failed("a main text over 4 GiB"))?;
+            let len =
+                u32::try_from(text.len()).map_err(|_| Error::failed("a main text over 4 GiB"))?;
             spill
                 .out
                 .write_all(text.as_bytes())
@@ -207,7 +208,15 @@ pub fn run_reuse(
         }
         Ok(())
     };
-    summary.reports = map_inputs(inputs, settings.reader, cancelled, "reuse", init, map, drain)?;
+    summary.reports = map_inputs(
+        inputs,
+        settings.reader,
+        cancelled,
+        "reuse",
+        init,
+        map,
+        drain,
+    )?;
     spill
         .out
         .flush()

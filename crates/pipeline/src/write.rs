@@ -103,6 +103,7 @@ pub fn write_clusters(
                     url: o.url.as_deref(),
                     file: inputs.name(o.pos.file),
                     offset: o.pos.offset,
+                    uoffset: o.uoffset,
                     similarity: rounded(m.similarity),
                     kind: match_name(m.kind),
                 }
@@ -146,6 +147,7 @@ pub fn write_documents(
                         url: o.url.as_deref(),
                         file,
                         offset: o.pos.offset,
+                        uoffset: o.uoffset,
                         title: &m.title,
                         words: fp.map(|f| f.words),
                         exact_hash: fp.map(|f| exact_hex(f.exact)),
@@ -165,6 +167,7 @@ pub fn write_documents(
                         url: o.url.as_deref(),
                         file,
                         offset: o.pos.offset,
+                        uoffset: o.uoffset,
                         cluster: None,
                         duplicate_of: None,
                         skipped: m.skipped.as_deref(),
@@ -220,6 +223,7 @@ impl TextSpill {
                 .get(o.pos.file as usize)
                 .map_or("?", String::as_str),
             offset: o.pos.offset,
+            uoffset: o.uoffset,
             date,
             title,
             text,
@@ -270,6 +274,8 @@ struct SpilledLine<'a> {
     #[serde(borrow)]
     file: Cow<'a, str>,
     offset: u64,
+    #[serde(default)]
+    uoffset: u64,
     #[serde(borrow)]
     date: Option<Cow<'a, str>>,
     #[serde(borrow)]
@@ -289,6 +295,7 @@ fn without_repeats(line: &str, f: &mut SentenceFilter, out: &mut impl Write) -> 
                 url: row.url.as_deref(),
                 file: &row.file,
                 offset: row.offset,
+                uoffset: row.uoffset,
                 date: row.date.as_deref(),
                 title: &row.title,
                 text: &text,

@@ -27,6 +27,19 @@ pub enum ReadError {
         /// The underlying error.
         source: std::io::Error,
     },
+    /// No record could be read back at a place ([`crate::record_at`]): the file changed, or the
+    /// place is not one a run gave.
+    #[error("{path}: byte {offset}, decoded byte {uoffset}: cannot read a record there: {why}")]
+    NoRecord {
+        /// The input path.
+        path: PathBuf,
+        /// The byte offset asked for (the record, or its gzip member / LZ4 or zstd frame).
+        offset: u64,
+        /// The decoded position asked for within that member or frame.
+        uoffset: u64,
+        /// Why.
+        why: String,
+    },
     /// A worker thread panicked (a bug: input can never cause this).
     #[error("{path}: internal error: {message}")]
     Internal {

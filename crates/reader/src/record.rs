@@ -113,6 +113,11 @@ impl RecordKind {
 pub struct Record {
     /// File index, byte offset (of the record, or of the gzip member holding its start), ordinal.
     pub pos: SourcePos,
+    /// Where the record starts in the decoded bytes of the gzip member, LZ4 or zstd frame that
+    /// starts at `pos.offset`: 0 for a record that starts its member (per-record compression)
+    /// and for uncompressed input, the offset in the decompressed stream for a file compressed
+    /// whole. `(pos.offset, uoffset)` leads back to the record: see [`crate::record_at`].
+    pub uoffset: u64,
     /// The format the record was read as.
     pub format: Format,
     /// Record type.

@@ -197,16 +197,19 @@ fn extract_batch(
                 for (n, item) in p.items.iter().enumerate() {
                     if opts.format != Format::Json {
                         let (offset, number) = (rec.pos.offset.to_string(), n.to_string());
-                        let origin = [
-                            ("file", file),
-                            ("offset", &offset),
-                            ("id", &rec.id),
+                        let uoffset = rec.uoffset.to_string();
+                        let mut origin = vec![("file", file), ("offset", &offset)];
+                        if rec.uoffset != 0 {
+                            origin.push(("uoffset", &uoffset));
+                        }
+                        origin.extend([
+                            ("id", rec.id.as_str()),
                             ("item", &number),
                             ("url", &item.link),
                             ("date", rec.date.as_deref().unwrap_or("")),
                             ("published", item.date.as_deref().unwrap_or("")),
                             ("title", &item.title),
-                        ];
+                        ]);
                         let page = Page {
                             title: &item.title,
                             text: &item.text,
@@ -220,6 +223,7 @@ fn extract_batch(
                     let line = FeedItemLine {
                         file,
                         offset: rec.pos.offset,
+                        uoffset: rec.uoffset,
                         id: &rec.id,
                         date: rec.date.as_deref(),
                         item: n,
@@ -238,14 +242,16 @@ fn extract_batch(
                 }
             }
             Outcome::Page(p, _) if opts.format != Format::Json => {
-                let offset = rec.pos.offset.to_string();
-                let mut origin = vec![
-                    ("file", file),
-                    ("offset", offset.as_str()),
+                let (offset, uoffset) = (rec.pos.offset.to_string(), rec.uoffset.to_string());
+                let mut origin = vec![("file", file), ("offset", offset.as_str())];
+                if rec.uoffset != 0 {
+                    origin.push(("uoffset", uoffset.as_str()));
+                }
+                origin.extend([
                     ("id", rec.id.as_str()),
                     ("url", rec.url.as_deref().unwrap_or("")),
                     ("date", rec.date.as_deref().unwrap_or("")),
-                ];
+                ]);
                 if p.metadata.is_none() {
                     origin.push(("title", &p.title));
                 }
@@ -264,6 +270,7 @@ fn extract_batch(
                 let line = PageLine {
                     file,
                     offset: rec.pos.offset,
+                    uoffset: rec.uoffset,
                     id: &rec.id,
                     date: rec.date.as_deref(),
                     url: rec.url.as_deref(),

@@ -94,6 +94,7 @@ fn decode_batch(batch: &[Record], inputs: &InputSet, summary: bool) -> Decoded {
             let line = RecordLine {
                 file: inputs.name(rec.pos.file),
                 offset: rec.pos.offset,
+                uoffset: rec.uoffset,
                 index: rec.pos.index,
                 kind: rec.kind.as_str(),
                 id: &rec.id,

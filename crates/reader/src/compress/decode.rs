@@ -8,12 +8,27 @@ use crate::report::FileReport;
 
 /// Where decoded bytes come from in the input file. For a decoded position `p >= at`, the input
 /// offset is `src + (p - at)` when `linear` (uncompressed input), else `src` (the start of the
-/// gzip member or compressed stream holding it).
+/// gzip member or compressed stream holding it), and then `usrc + (p - at)` is the position in
+/// that member's (or frame's) decoded bytes: what [`Record::uoffset`](crate::Record::uoffset)
+/// carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Mark {
     pub at: usize,
     pub src: u64,
     pub linear: bool,
+    /// Decoded bytes of the member or frame `src` before `at` (0 where a member starts, and for
+    /// linear marks).
+    pub usrc: u64,
+}
+
+/// Position of decoded position `pos` in the decoded bytes of the member or frame holding it
+/// (0 for uncompressed input).
+pub(crate) fn uoffset_of(marks: &[Mark], pos: usize) -> u64 {
+    let i = marks.partition_point(|m| m.at <= pos);
+    match i.checked_sub(1).and_then(|j| marks.get(j)) {
+        Some(m) if !m.linear => m.usrc + (pos - m.at) as u64,
+        _ => 0,
+    }
 }
 
 /// Input offset of decoded position `pos` given the buffer's marks (sorted by `at`).
@@ -31,15 +46,16 @@ pub(crate) fn rebase(marks: &[Mark], consumed: usize) -> Vec<Mark> {
     let mut out = Vec::new();
     let i = marks.partition_point(|m| m.at <= consumed);
     if let Some(m) = i.checked_sub(1).and_then(|j| marks.get(j)) {
-        let src = if m.linear {
-            m.src + (consumed - m.at) as u64
+        let (src, usrc) = if m.linear {
+            (m.src + (consumed - m.at) as u64, 0)
         } else {
-            m.src
+            (m.src, m.usrc + (consumed - m.at) as u64)
         };
         out.push(Mark {
             at: 0,
             src,
             linear: m.linear,
+            usrc,
         });
     }
     for m in &marks[i..] {
@@ -86,11 +102,13 @@ mod tests {
                 at: 0,
                 src: 100,
                 linear: false,
+                usrc: 0,
             },
             Mark {
                 at: 50,
                 src: 300,
                 linear: true,
+                usrc: 0,
             },
         ];
         assert_eq!(offset_of(&marks, 10), 100);
@@ -101,7 +119,8 @@ mod tests {
             vec![Mark {
                 at: 0,
                 src: 305,
-                linear: true
+                linear: true,
+                usrc: 0,
             }]
         );
         let r = rebase(&marks, 20);
@@ -110,9 +129,13 @@ mod tests {
             Mark {
                 at: 0,
                 src: 100,
-                linear: false
+                linear: false,
+                usrc: 20,
             }
         );
         assert_eq!(r[1].at, 30);
+        assert_eq!(uoffset_of(&marks, 10), 10);
+        assert_eq!(uoffset_of(&r, 5), 25);
+        assert_eq!(uoffset_of(&marks, 60), 0);
     }
 }

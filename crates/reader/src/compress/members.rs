@@ -131,6 +131,7 @@ impl<I: Input> Members<I> {
                     at: old,
                     src: input.offset(),
                     linear: false,
+                    usrc: 0,
                 });
                 input.consume(consumed);
                 Fast::Done
@@ -186,6 +187,7 @@ impl<I: Input> Members<I> {
                         at: out.len(),
                         src: at,
                         linear: false,
+                        usrc: 0,
                     });
                     State::Frame { frame, start: at }
                 }
@@ -228,6 +230,7 @@ impl<I: Input> Members<I> {
                     at: out.len(),
                     src: at,
                     linear: false,
+                    usrc: 0,
                 });
                 input.consume(h);
                 self.inflater.reset(false);

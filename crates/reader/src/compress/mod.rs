@@ -10,6 +10,8 @@
 //! - [`gzip_header`]: member headers and the inflate-ratio bound; [`inflate`]: the libdeflate
 //!   whole-member inflater, also used by the HTTP layer; [`gzip`]: the public gzip API and the
 //!   confirmed member starts the parallel reader cuts at.
+//! - [`seek`]: checkpoints of the inflate state inside a gzip member, for reading a record of a
+//!   file gzipped whole without inflating it from the start.
 
 pub(crate) mod decode;
 pub(crate) mod detect;
@@ -19,4 +21,5 @@ pub(crate) mod gzip_header;
 pub(crate) mod inflate;
 pub(crate) mod input;
 pub(crate) mod members;
+pub(crate) mod seek;
 pub(crate) mod stream;

@@ -44,6 +44,7 @@ impl<R: Read> Decode for ReadDecoder<R> {
             at: out.len(),
             src: self.produced,
             linear: true,
+            usrc: 0,
         });
         let mut tmp = [0u8; 64 << 10];
         while out.len() < want {

@@ -1,9 +1,11 @@
 //! Reading one input end to end: [`read_input`] opens it (map or stream), [`read_bytes`] and
 //! [`read_stream`] pick the decoder for its compression and run the record splitter
-//! ([`split`]) over it, or the parallel reader ([`parallel`]) for a large per-record gzip file.
+//! ([`split`]) over it, or the parallel reader ([`parallel`]) for a large per-record gzip file;
+//! [`at`] reads one record back from its place.
 //! This is the top of the crate: it depends on [`compress`](crate::compress) and
 //! [`container`](crate::container), and nothing but `lib.rs` depends on it.
 
+pub(crate) mod at;
 pub(crate) mod parallel;
 pub(crate) mod split;
 

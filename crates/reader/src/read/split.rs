@@ -9,7 +9,7 @@ use bytes::Bytes;
 use crawlsift_common::limits::{MAX_RECORD_BYTES, MAX_SKIP_DECODED_BYTES};
 use crawlsift_common::SourcePos;
 
-use crate::compress::decode::{offset_of, rebase, Decode, Mark};
+use crate::compress::decode::{offset_of, rebase, uoffset_of, Decode, Mark};
 use crate::config::ReaderConfig;
 use crate::container::detect::detect_format;
 use crate::container::parse::{Parsed, Step};
@@ -220,6 +220,7 @@ impl<'c> Splitter<'c> {
                 offset,
                 index: self.next_index,
             },
+            uoffset: uoffset_of(marks, p.start),
             format: self.format.unwrap_or(Format::Warc),
             kind: p.kind,
             id: p.id,
@@ -258,6 +259,7 @@ impl<'c> Splitter<'c> {
             at: 0,
             src: base,
             linear: true,
+            usrc: 0,
         }];
         self.process(&data, &marks, true, sink);
         self.flush(sink);

@@ -1,0 +1,171 @@
+//! Every record of a file is read back from its place (`pos.offset`, `uoffset`) with
+//! `record_at`, whatever the compression: whole-file gzip (WARC and TREC, large enough for inflate
+//! checkpoints), one-frame LZ4 and zstd, per-record gzip, several zstd frames, uncompressed ARC.
+
+mod common;
+
+use std::io::Write;
+use std::path::Path;
+
+use crawlsift_reader::{read_input, record_at, Input, ReaderConfig, Record, RecordReader};
+
+/// `n` WARC response records whose pages are about `size` bytes of varied text.
+fn warc(n: usize, size: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut x = 7u64;
+    for i in 0..n {
+        let mut body = format!("<html><body><h1>page {i}</h1><p>");
+        while body.len() < size {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            body.push_str(&format!("word{} ", x >> 52));
+        }
+        body.push_str("</p></body></html>");
+        let rec = common::warc_record(
+            "response",
+            &format!("{i:08}"),
+            &format!("http://example.com/{i}"),
+            &common::http_block(&body),
+        );
+        out.extend_from_slice(&rec);
+    }
+    out
+}
+
+/// `n` TREC Web documents.
+fn trec(n: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    for i in 0..n {
+        out.extend_from_slice(
+            format!(
+                "<DOC>\n<DOCNO>doc-{i:05}</DOCNO>\n<DOCHDR>\nhttp://example.org/{i} 1.2.3.4 \
+                 20080430204825 text/html 100\nHTTP/1.1 200 OK\nContent-Type: text/html\n\n\
+                 </DOCHDR>\n<html><body><p>document {i} {}</p></body></html>\n</DOC>\n",
+                "text ".repeat(i % 50)
+            )
+            .as_bytes(),
+        );
+    }
+    out
+}
+
+fn lz4(data: &[u8]) -> Vec<u8> {
+    let mut e = lz4_flex::frame::FrameEncoder::new(Vec::new());
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+fn zstd(data: &[u8]) -> Vec<u8> {
+    zstd::encode_all(data, 3).unwrap()
+}
+
+fn records_of(path: &Path) -> Vec<Record> {
+    let mut recs = Vec::new();
+    let rep = read_input(
+        &Input::Path(path.to_path_buf()),
+        0,
+        &ReaderConfig::default(),
+        &mut |b| {
+            recs.extend(b);
+            true
+        },
+    )
+    .unwrap();
+    assert_eq!(rep.error_count(), 0, "{:?}", rep.error_examples);
+    recs
+}
+
+/// Reads every record of `data` back from its place; returns how many records had a non-zero
+/// `uoffset`.
+fn every_record_read_back(name: &str, data: &[u8]) -> usize {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, data).unwrap();
+    let recs = records_of(&path);
+    assert!(recs.len() > 1, "{name}");
+    let mut reader = RecordReader::new();
+    let mut places = std::collections::HashSet::new();
+    for r in &recs {
+        assert!(
+            places.insert((r.pos.offset, r.uoffset)),
+            "{name}: two records share a place"
+        );
+        let back = reader.record_at(&path, r.pos.offset, r.uoffset).unwrap();
+        assert_eq!(
+            (&back.id, &back.kind, &back.url, &back.date, &back.headers),
+            (&r.id, &r.kind, &r.url, &r.date, &r.headers),
+            "{name}: record {}",
+            r.pos.index
+        );
+        assert_eq!(back.block, r.block, "{name}: record {}", r.pos.index);
+        assert_eq!(
+            back.http_head, r.http_head,
+            "{name}: record {}",
+            r.pos.index
+        );
+        assert_eq!((back.pos.offset, back.uoffset), (r.pos.offset, r.uoffset));
+    }
+    // The one-call form reads the same, here the last record.
+    let last = recs.last().unwrap();
+    let back = record_at(&path, last.pos.offset, last.uoffset).unwrap();
+    assert_eq!(back.id, last.id);
+    recs.iter().filter(|r| r.uoffset > 0).count()
+}
+
+#[test]
+fn whole_file_gzip_warc_large_enough_for_checkpoints() {
+    let data = warc(90, 60_000);
+    assert!(data.len() > 5 << 20);
+    let n = every_record_read_back("whole.warc.gz", &common::gz(&data));
+    assert_eq!(n, 89, "every record but the first is inside the one member");
+}
+
+#[test]
+fn whole_file_gzip_trec() {
+    assert_eq!(
+        every_record_read_back("whole.trec.gz", &common::gz(&trec(400))),
+        399
+    );
+}
+
+#[test]
+fn one_frame_lz4_and_zstd() {
+    let data = warc(40, 20_000);
+    assert_eq!(every_record_read_back("one.warc.lz4", &lz4(&data)), 39);
+    assert_eq!(every_record_read_back("one.warc.zst", &zstd(&data)), 39);
+}
+
+#[test]
+fn per_record_members_and_frames_keep_uoffset_zero() {
+    let recs: Vec<Vec<u8>> = (0..30).map(|i| warc(1, 500 + i * 10)).collect();
+    let gz: Vec<u8> = recs.iter().flat_map(|r| common::gz(r)).collect();
+    assert_eq!(every_record_read_back("per-record.warc.gz", &gz), 0);
+    let zst: Vec<u8> = recs.iter().flat_map(|r| zstd(r)).collect();
+    assert_eq!(every_record_read_back("per-record.warc.zst", &zst), 0);
+    // Members holding several records each: offsets name the member, uoffset the record in it.
+    let chunks: Vec<u8> = recs
+        .chunks(7)
+        .flat_map(|c| common::gz(&c.concat()))
+        .collect();
+    assert_eq!(every_record_read_back("chunks.warc.gz", &chunks), 30 - 5);
+}
+
+#[test]
+fn uncompressed_warc_and_trec() {
+    assert_eq!(every_record_read_back("plain.warc", &warc(20, 3000)), 0);
+    assert_eq!(every_record_read_back("plain.trec", &trec(20)), 0);
+}
+
+#[test]
+fn a_place_that_holds_no_record_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("whole.warc.gz");
+    std::fs::write(&path, common::gz(&warc(5, 2000))).unwrap();
+    let e = record_at(&path, 0, 17).unwrap_err().to_string();
+    assert!(e.contains("whole.warc.gz: byte 0, decoded byte 17"), "{e}");
+    assert!(record_at(&path, 3, 0).is_err());
+    assert!(record_at(&path, 1 << 40, 0).is_err());
+    assert!(record_at(&path, 0, 1 << 40).is_err());
+    assert!(record_at(&dir.path().join("missing"), 0, 0).is_err());
+}

@@ -1,0 +1,87 @@
+//! Every row of a dedup run over a file compressed whole (one gzip member, one zstd or LZ4 frame)
+//! leads back to its record: `documents.jsonl.gz`, `clusters.jsonl` and `--text` rows give
+//! `offset` and `uoffset`, and `crawlsift_reader::record_at` reads the record with that id there.
+
+mod util;
+
+use std::io::Read;
+use std::path::Path;
+
+use crawlsift_reader::RecordReader;
+use util::inputs::{gzip, lz4_parts, zstd_parts};
+use util::*;
+
+/// The sample crawl's records, decompressed (it is gzipped a member per record).
+fn sample_plain() -> Vec<u8> {
+    let gz = std::fs::read(root().join("data/sample.warc.gz")).unwrap();
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(&gz[..])
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
+/// Runs dedup with `--text` over `input` and reads every row's record back.
+fn rows_lead_back(input: &Path) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let text = dir.path().join("clean.jsonl.gz");
+    let o = crawlsift(&[
+        "dedup",
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--text",
+        text.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(
+        matches!(o.status.code(), Some(0 | 3)),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let mut rows = json_lines(&out.join("documents.jsonl.gz"));
+    rows.extend(json_lines(&text));
+    for c in json_lines(&out.join("clusters.jsonl")) {
+        rows.extend(c["members"].as_array().unwrap().iter().cloned());
+    }
+    assert!(rows.len() > 10, "{}", rows.len());
+    let mut reader = RecordReader::new();
+    let mut inside = 0;
+    for row in &rows {
+        let file = Path::new(row["file"].as_str().unwrap());
+        let offset = row["offset"].as_u64().unwrap();
+        let uoffset = row.get("uoffset").map_or(0, |u| u.as_u64().unwrap());
+        assert_ne!(
+            row.get("uoffset"),
+            Some(&serde_json::json!(0)),
+            "0 is left out"
+        );
+        inside += usize::from(uoffset > 0);
+        let rec = reader
+            .record_at(file, offset, uoffset)
+            .unwrap_or_else(|e| panic!("{row}: {e}"));
+        assert_eq!(rec.id, row["id"].as_str().unwrap(), "{row}");
+    }
+    assert!(inside > 10, "rows inside the one member or frame: {inside}");
+}
+
+#[test]
+fn whole_file_gzip_rows_lead_back_to_their_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("whole.warc.gz");
+    std::fs::write(&path, gzip(&sample_plain())).unwrap();
+    rows_lead_back(&path);
+}
+
+#[test]
+fn one_frame_zstd_and_lz4_rows_lead_back_to_their_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = sample_plain();
+    let zst = dir.path().join("whole.warc.zst");
+    std::fs::write(&zst, zstd_parts(&plain, 0, b"")).unwrap();
+    rows_lead_back(&zst);
+    let lz4 = dir.path().join("whole.warc.lz4");
+    std::fs::write(&lz4, lz4_parts(&plain, 0, b"")).unwrap();
+    rows_lead_back(&lz4);
+}
