@@ -1,13 +1,16 @@
-//! `report.html` in a real browser: headless Chromium opens the report of the seed-7 TREC
-//! corpus, takes a screenshot, and the test checks the picture is not blank and the console
-//! logged no error (the page has no script: JavaScript is not needed to read it).
+//! `report.html` in a real browser: headless Chromium opens the report of the seed-7 WARC
+//! corpus, takes a screenshot (kept as `docs/report.png`, the README's picture), and the test
+//! checks the picture is not blank and the console logged no error (the page has no script:
+//! JavaScript is not needed to read it). The page itself is checked for what a reader needs at
+//! a glance: the headline duplicate rate, log-scale bars, exact copies apart from
+//! near-duplicates, no records that are not pages in the skip chart, the command as typed.
 
 mod util;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use util::{crawlsift_ok, makecorpus, needs_shared};
+use util::{makecorpus, needs_shared, root};
 
 /// The Chromium binary (`.ci/run` installs Debian's `chromium` when it is missing).
 fn chromium() -> PathBuf {
@@ -73,43 +76,76 @@ fn without_run_line(html: &str) -> String {
     format!("{}{}", &html[..start], &html[end..])
 }
 
+/// Runs crawlsift in `dir` (so paths are relative, as a user types them), asserting status 0.
+fn crawlsift_in(dir: &Path, args: &[&str]) {
+    let out = Command::new(env!("CARGO_BIN_EXE_crawlsift"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("running crawlsift");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "crawlsift {args:?}\nstderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The SVG of the chart titled `title`.
+fn chart<'a>(html: &'a str, title: &str) -> &'a str {
+    let start = html
+        .find(&format!("<title>{title}</title>"))
+        .unwrap_or_else(|| panic!("no chart {title}"));
+    &html[start..start + html[start..].find("</svg>").unwrap()]
+}
+
+/// `(fill, count)` of each bar of a column chart (a bar is a `rect`, its count the text after).
+fn column_bars(svg: &str) -> Vec<(String, u64)> {
+    svg.split("<rect ")
+        .skip(1)
+        .map(|bar| {
+            let fill = bar.split("fill='").nth(1).unwrap();
+            let fill = fill[..fill.find('\'').unwrap()].to_string();
+            let text = &bar[bar.find("<text").unwrap()..];
+            let count = &text[text.find('>').unwrap() + 1..text.find("</text>").unwrap()];
+            (fill, count.parse().unwrap())
+        })
+        .collect()
+}
+
 #[test]
 #[ignore = "needs ../shared"]
 fn report_html_of_the_seed_7_corpus_renders_in_chromium_without_errors() {
     let shared = needs_shared();
     let dir = tempfile::tempdir().unwrap();
     let corpus = dir.path().join("corpus");
+    // WARC, so the run meets request, metadata, warcinfo and revisit records as real crawls do.
     makecorpus(
         &shared,
         &corpus,
-        &["--docs", "500", "--seed", "7", "--format", "trec"],
+        &["--docs", "500", "--seed", "7", "--format", "warc-gz"],
     );
-    // The archives only: the labels beside them (truth.jsonl, manifest.json) are no archives
-    // and would make the run end with status 3.
+    // The archives only, by the relative paths a user types: the labels beside them
+    // (truth.jsonl, manifest.json) are no archives and would make the run end with status 3.
     let mut archives: Vec<String> = std::fs::read_dir(&corpus)
         .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            !matches!(
-                p.extension().and_then(|e| e.to_str()),
-                Some("json" | "jsonl")
-            )
-        })
-        .map(|p| p.display().to_string())
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| !name.ends_with(".json") && !name.ends_with(".jsonl"))
+        .map(|name| format!("corpus/{name}"))
         .collect();
     archives.sort();
     assert!(!archives.is_empty(), "makecorpus wrote no archive");
-    let (one, two) = (dir.path().join("j1"), dir.path().join("j2"));
-    for (out, j) in [(&one, "1"), (&two, "2")] {
+    for (out, j) in [("j1", "1"), ("j2", "2")] {
         let mut args: Vec<&str> = vec!["dedup"];
         args.extend(archives.iter().map(String::as_str));
-        args.extend(["--out", out.to_str().unwrap(), "-q", "-j", j]);
-        crawlsift_ok(&args, 0);
+        args.extend(["--out", out, "-q", "-j", j]);
+        crawlsift_in(dir.path(), &args);
     }
+    let one = dir.path().join("j1");
     let page = one.join("report.html");
     let html = std::fs::read_to_string(&page).unwrap();
     // The same bytes whatever the thread count (but for the run line).
-    let html2 = std::fs::read_to_string(two.join("report.html")).unwrap();
+    let html2 = std::fs::read_to_string(dir.path().join("j2/report.html")).unwrap();
     assert_eq!(without_run_line(&html), without_run_line(&html2));
     // Self-contained: charts inline, nothing fetched, no script.
     assert!(html.matches("<svg").count() >= 5, "five charts");
@@ -117,6 +153,63 @@ fn report_html_of_the_seed_7_corpus_renders_in_chromium_without_errors() {
         assert!(!html.contains(banned), "report.html holds {banned}");
     }
     assert!(html.contains("Largest clusters") && html.contains("<ins>"));
+    // The run line: the program by its name and the paths as typed, no absolute path.
+    let run = &html[html.find("<p class=meta>").unwrap()..];
+    let run = &run[..run.find("</p>").unwrap()];
+    assert!(
+        run.contains(&format!(
+            "&middot; crawlsift dedup {} --out j1",
+            archives[0]
+        )),
+        "{run}"
+    );
+    assert!(!run.contains(&dir.path().display().to_string()), "{run}");
+    // The headline: exact and near in % of documents, as report.json counts them.
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(one.join("report.json")).unwrap()).unwrap();
+    let documents = report["documents"].as_u64().unwrap();
+    let exact = report["duplicates"]["exact"].as_u64().unwrap();
+    let near = report["duplicates"]["near"].as_u64().unwrap();
+    assert!(exact > 0 && near > 0, "the corpus has both kinds");
+    let pct = |n: u64| format!("{:.1}%", n as f64 / documents as f64 * 100.0);
+    let headline = &html[html.find("<p class=headline>").expect("a headline")..];
+    let headline = &headline[..headline.find("</p>").unwrap()];
+    for part in [
+        format!("<b>{}</b> of documents are duplicates", pct(exact + near)),
+        format!("<b class=exact>{}</b> exact copies", pct(exact)),
+        format!("<b class=near>{}</b> near-duplicates", pct(near)),
+    ] {
+        assert!(headline.contains(&part), "{part} not in {headline}");
+    }
+    // Bars on a log scale, and the charts say so.
+    assert!(html.matches("(log scale)").count() >= 4);
+    // Exact copies apart from the near-duplicates: their own bar, their own colour, and the
+    // counts of each kind add up to report.json's.
+    let bars = column_bars(chart(
+        &html,
+        "Similarity of duplicates to their representative",
+    ));
+    let sum = |exact_bar: bool| -> u64 {
+        bars.iter()
+            .filter(|(fill, _)| (fill == "#d35400") == exact_bar)
+            .map(|b| b.1)
+            .sum()
+    };
+    assert_eq!(bars.iter().filter(|(f, _)| f == "#d35400").count(), 1);
+    assert_eq!((sum(true), sum(false)), (exact, near), "{bars:?}");
+    // Records that are not pages: not in the skip chart, in the table.
+    let skipped = report["skipped"].as_object().unwrap();
+    assert!(skipped["record_type"].as_u64().unwrap() > 0);
+    let skips = chart(&html, "Pages skipped and record errors, by kind");
+    assert!(!skips.contains("record_type") && skips.contains("skip: http_status"));
+    for (reason, n) in skipped {
+        assert!(
+            html.contains(&format!("<td class=l>{reason}</td><td>{n}</td>")),
+            "{reason} {n} not in the table"
+        );
+    }
+    // The largest clusters name their records by the inputs as typed.
+    assert!(html.contains("representative: corpus/"));
     let png = dir.path().join("report.png");
     let log = screenshot(&page, &png, &dir.path().join("profile"));
     for error in ["Uncaught", ":CONSOLE"] {
@@ -131,4 +224,6 @@ fn report_html_of_the_seed_7_corpus_renders_in_chromium_without_errors() {
         inked > 0.05,
         "a blank screenshot: {inked:.3} of pixels inked"
     );
+    // The README's picture of the report, fresh from this run.
+    std::fs::copy(&png, root().join("docs").join("report.png")).unwrap();
 }
