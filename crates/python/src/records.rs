@@ -143,7 +143,11 @@ fn record_dict<'py>(
     let d = PyDict::new(py);
     d.set_item("file", name)?;
     d.set_item("offset", rec.pos.offset)?;
-    d.set_item("uoffset", rec.uoffset)?;
+    // As the CLI writes rows: present only for a record inside a member or frame it does not
+    // start (a file compressed whole), see docs/formats.md.
+    if rec.uoffset != 0 {
+        d.set_item("uoffset", rec.uoffset)?;
+    }
     d.set_item("index", rec.pos.index)?;
     d.set_item("type", rec.kind.as_str())?;
     d.set_item("id", &rec.id)?;
