@@ -46,8 +46,9 @@ def main(argv=None) -> int:
         import crawlsift  # on the worker
 
         folder = os.path.join(work, f"shard-{index:05d}")
-        status = crawlsift.shard(inputs, index, count, folder, text=keep_text, threads=threads)
-        return index, folder, status
+        # A shard that cannot finish raises crawlsift.CrawlsiftError, which fails its Spark task.
+        counts = crawlsift.shard(inputs, index, count, folder, text=keep_text, threads=threads)
+        return index, folder, counts
 
     # Spark starts its workers with `python3` from PATH unless told otherwise: outside this
     # interpreter's virtual environment they would not find crawlsift.
@@ -61,15 +62,20 @@ def main(argv=None) -> int:
     )
     try:
         done = spark.sparkContext.parallelize(range(count), count).map(run_shard).collect()
+    except Exception as e:  # a task's CrawlsiftError, as Spark hands it back
+        print(f"spark_dedup: a shard failed: {e}", file=sys.stderr)
+        return 1
     finally:
         spark.stop()
-    failed = [(i, s) for i, _, s in done if s not in (0, 3)]
-    if failed:
-        print(f"spark_dedup: shards failed (index, status): {failed}", file=sys.stderr)
-        return 1
     folders = [folder for _, folder, _ in sorted(done)]
-    return crawlsift.merge(folders, args.out, text=args.text, force=True, quiet=False)
-
+    try:
+        merged = crawlsift.merge(folders, args.out, text=args.text, force=True, quiet=False)
+    except crawlsift.CrawlsiftError as e:
+        print(f"spark_dedup: the merge failed: {e}", file=sys.stderr)
+        return 1
+    # The command line's statuses: 3 when some input had problems (counted in report.json).
+    problems = merged.get("problems") or any(c.get("problems") for _, _, c in done)
+    return 3 if problems else 0
 
 if __name__ == "__main__":
     sys.exit(main())
