@@ -27,13 +27,17 @@ fuzz_target!(|data: &[u8]| {
         for rec in &batch {
             let _ = rec.payload();
             if let Ok(page) = clustered_page(rec, &mut ex) {
-                clusterer.add(fpr.fingerprint(&page.text));
+                clusterer
+                    .add(fpr.fingerprint(&page.text))
+                    .expect("no budget is set, so nothing spills");
             }
         }
         true
     });
     let added = clusterer.len();
-    let result = clusterer.finish();
+    let result = clusterer
+        .finish()
+        .expect("no budget is set, so nothing spills");
     for c in &result.clusters {
         assert!((c.representative as usize) < added);
         for m in &c.members {

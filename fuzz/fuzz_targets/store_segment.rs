@@ -83,9 +83,13 @@ fn base() -> &'static Base {
         write_segment(&dir, NAME, &cfg, &inputs, &docs).expect("the base segment");
         let mut clusterer = Clusterer::new(&cfg).expect("settings");
         for fp in &fps {
-            clusterer.add(fp.clone());
+            clusterer
+                .add(fp.clone())
+                .expect("no budget is set, so nothing spills");
         }
-        let (clustering, templates) = clusterer.cluster_with_templates(1);
+        let (clustering, templates) = clusterer
+            .cluster_with_templates(1)
+            .expect("no budget is set, so nothing spills");
         write_state(&dir, &cfg, DOCS, &clustering, &templates).expect("the state");
         let mut manifest = Manifest::new(cfg.clone());
         manifest.segments.push(SegmentEntry {
