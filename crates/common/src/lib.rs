@@ -3,8 +3,9 @@ The shared vocabulary of crawlsift.
 
 `crawlsift-common` holds the few types that every stage speaks ([`SourcePos`], [`DocId`]), every
 named bound of the program ([`limits`]), the deterministic thread helper the stages share
-([`parallel`]) and the file rules every crate follows ([`fs`]: atomic outputs, read-only maps,
-spill files). It depends only on `memmap2` and `tempfile`, so `reader`, `extractor` and
+([`parallel`]), the file rules every crate follows ([`fs`]: atomic outputs, read-only maps,
+spill files) and what the process holds in memory, measured ([`memory`]). It depends only on
+`memmap2`, `tempfile` and `libc`, so `reader`, `extractor` and
 `dedup` depend on it and never on each other; only the `crawlsift` binary wires them together.
 
 ```
@@ -19,6 +20,7 @@ assert!(limits::MAX_RECORD_BYTES > 0);
 
 pub mod fs;
 pub mod limits;
+pub mod memory;
 pub mod parallel;
 
 /// Where a record came from: the input file (an index into the run's sorted input list), the byte

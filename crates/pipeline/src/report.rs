@@ -425,10 +425,7 @@ fn rates<'a, K: Ord>(
 
 /// Peak resident memory of this process in bytes (Linux `VmHWM`), if known.
 pub fn peak_rss_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
+    crawlsift_common::memory::peak_resident_bytes()
 }
 
 /// How pairs are verified, and how similar the clustered documents are.

@@ -30,7 +30,6 @@ mod candidates;
 mod join;
 mod popularity;
 mod profiles;
-mod resident;
 mod signatures;
 mod stats;
 mod template;
@@ -45,7 +44,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crawlsift_common::limits;
+use crawlsift_common::{limits, memory};
 
 use crate::error::{DedupError, SpillError};
 use crate::fingerprint::{DedupConfig, Fingerprint};
@@ -242,7 +241,7 @@ impl Clusterer {
         let Some(spill) = self.spill.as_mut() else {
             return;
         };
-        let Some(measured) = resident::settled_resident_bytes() else {
+        let Some(measured) = memory::settled_resident_bytes() else {
             return;
         };
         let whole = self.memory / 100 * (100 - limits::DEDUP_WORKING_UNPLANNED_PERCENT);
@@ -349,7 +348,7 @@ impl Clusterer {
             return self.memory;
         };
         let counted = spill.resident_bytes();
-        let measured = resident::settled_resident_bytes().unwrap_or(0);
+        let measured = memory::settled_resident_bytes().unwrap_or(0);
         let percent = |p: usize| self.memory / 100 * p;
         let planned = self.memory - percent(limits::DEDUP_WORKING_UNPLANNED_PERCENT);
         let floor = percent(limits::DEDUP_WORKING_MIN_PERCENT);

@@ -1,15 +1,17 @@
-//! What the process holds in memory, measured rather than counted: its resident set, read from
-//! `/proc/self/statm` after freed heap has been handed back to the system (glibc's
-//! `malloc_trim`). A clustering bounded by `--memory` counts what it keeps per document, but not
-//! the allocator's slack (memory freed by the reading threads and kept by their arenas: some 300
-//! bytes a document at a million documents) nor the buffers of the rest of the run; each step's
-//! working memory is what the budget leaves beside the larger of the two figures.
+//! What the process holds in memory, measured rather than counted: the one place that reads it.
+//! [`settled_resident_bytes`] gives the resident set, read from `/proc/self/statm` after freed
+//! heap has been handed back to the system (glibc's `malloc_trim`); [`peak_resident_bytes`] the
+//! peak (`VmHWM`) a report states. A clustering bounded by `--memory` counts what it keeps per
+//! document, but not the allocator's slack (memory freed by the reading threads and kept by their
+//! arenas: some 300 bytes a document at a million documents) nor the buffers of the rest of the
+//! run; each step's working memory is what the budget leaves beside the larger of the two figures.
 //!
-//! Where the resident set cannot be read (not Linux, `/proc` not mounted) the count stands alone.
+//! Where the figures cannot be read (not Linux, `/proc` not mounted) they are `None`, and a
+//! count stands alone.
 
 /// Hands freed heap back to the system where the allocator allows it, then reads the resident
 /// set size of the process in bytes; `None` where it cannot be read.
-pub(crate) fn settled_resident_bytes() -> Option<usize> {
+pub fn settled_resident_bytes() -> Option<usize> {
     release_free_heap();
     resident_bytes()
 }
@@ -40,6 +42,14 @@ fn release_free_heap() {
     unsafe {
         libc::malloc_trim(0);
     }
+}
+
+/// Peak resident memory of this process in bytes (Linux `VmHWM`), if known.
+pub fn peak_resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kb.checked_mul(1024)
 }
 
 #[cfg(test)]
