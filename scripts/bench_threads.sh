@@ -18,8 +18,11 @@
 #   BIG      documents of one extra `dedup` at all threads (e.g. 1000000; default none)
 # Environment: CRAWLSIFT (default target/release/crawlsift), PEER (default the peer built from
 #   SHARED/tools/peer-fastwarc, built here when cargo is there), THREADS (default "1 2 4 8 16 N"),
-#   COMMANDS (default "records extract dedup index").
-# Output: a markdown table on stdout; every measurement also in SCRATCH/threads.tsv.
+#   MAKECORPUS_JOBS (worker processes of each makecorpus.py, default 2; the corpus is the same),
+#   BASELINES=0 (skip the peer's and the pinned run), COMMANDS (default "records extract dedup index"), BIG_THREADS (threads of the BIG run, default
+#   those of THREADS from 8 up), TSV (default SCRATCH/threads.tsv; rows are appended as they are
+#   measured, so a run cut short keeps what it measured).
+# Output: a markdown table on stdout; every measurement also in TSV.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 usage="usage: bench_threads.sh SHARED SCRATCH [DOCS] [BIG]"
@@ -44,7 +47,8 @@ fi
 
 generate() { # docs seed dir: one makecorpus corpus, made once
   [ -f "$3/truth.jsonl" ] && return
-  python3 "$shared/tools/makecorpus.py" --out "$3" --docs "$1" --seed "$2" --format warc-gz >/dev/null
+  python3 "$shared/tools/makecorpus.py" --out "$3" --docs "$1" --seed "$2" --format warc-gz \
+    --jobs "${MAKECORPUS_JOBS:-2}" >/dev/null
 }
 corpus_files() { # docs -> archives, one per line; corpora of 80,000 generated in parallel
   local n=$1 seed=1 dirs=() pids=()
@@ -62,8 +66,8 @@ corpus_files() { # docs -> archives, one per line; corpora of 80,000 generated i
   for d in "${dirs[@]}"; do ls "$d"/*.warc.gz; done
 }
 
-tsv=$scratch/threads.tsv
-printf 'corpus\tcommand\tthreads\twall_s\tcpu_s\tpeak_rss_mb\tread_extract_fp_s\tcluster_s\twrite_s\tbusy_read_s\tbusy_extract_s\tbusy_fingerprint_s\n' >"$tsv"
+tsv=${TSV:-$scratch/threads.tsv}
+[ -s "$tsv" ] || printf 'corpus\tcommand\tthreads\twall_s\tcpu_s\tpeak_rss_mb\tread_extract_fp_s\tcluster_s\twrite_s\tbusy_read_s\tbusy_extract_s\tbusy_fingerprint_s\n' >"$tsv"
 
 measure() { # label threads prefix-command... : runs it under GNU time, appends a row
   local corpus=$1 label=$2 t=$3
@@ -94,17 +98,22 @@ PY
   echo "  $corpus $label -j $t: ${wall}s wall, ${cpu}s CPU" >&2
 }
 
+if [ -n "$big" ]; then # the big corpus holds the scaling one (seed 1): generate all at once
+  corpus_files "$big" >/dev/null
+fi
 mapfile -t files < <(corpus_files "$docs")
 name=$((docs / 1000))k
 bytes=$(cat "${files[@]}" | wc -c)
 echo "corpus $name: ${#files[@]} files, $((bytes / 1000000)) MB; $cores cores" >&2
 
-if [ -x "$peer" ]; then
+if [ "${BASELINES:-1}" = 0 ]; then
+  : # the caller measured the peer and the pinned run already (same TSV)
+elif [ -x "$peer" ]; then
   measure "$name" peer-fastwarc 1 "$peer" "${files[@]}"
 else
   echo "notice: no peer binary ($peer); the peer's row is missing" >&2
 fi
-if command -v taskset >/dev/null 2>&1; then
+if [ "${BASELINES:-1}" != 0 ] && command -v taskset >/dev/null 2>&1; then
   measure "$name" "dedup (taskset -c 0)" 1 taskset -c 0 "$bin" dedup -q -j 1 --out "$scratch/run-out" "${files[@]}"
 fi
 for cmd in $commands; do
@@ -122,7 +131,7 @@ if [ -n "$big" ]; then
   mapfile -t bigfiles < <(corpus_files "$big")
   bname=$((big / 1000))k
   echo "corpus $bname: ${#bigfiles[@]} files, $(($(cat "${bigfiles[@]}" | wc -c) / 1000000)) MB" >&2
-  for t in $(echo "$threads" | tr ' ' '\n' | awk '$1 >= 8'); do
+  for t in ${BIG_THREADS:-$(echo "$threads" | tr ' ' '\n' | awk '$1 >= 8')}; do
     measure "$bname" dedup "$t" "$bin" dedup -q -j "$t" --out "$scratch/run-out" "${bigfiles[@]}"
   done
 fi
