@@ -7,6 +7,10 @@ detector); [`html`] tokenizes HTML (a fast lexer backed by html5gum) into a flat
 of container nodes and text blocks; a [`Method`] picks the main text: [`blocks`] (default), [`plateau`] (Finn's Body Text
 Extraction) or `full` (all visible text). Feeds become one [`FeedItem`] per entry ([`feed`]).
 
+The folders show what each part owns: [`decode`] (bytes to text), [`parse`] (text to the flat
+document), the methods ([`blocks`], [`learned`], [`plateau`]) and [`metadata`] (title, dates,
+language). Their modules are re-exported at the crate's root, where they were before.
+
 ```
 use crawlsift_extractor::{ExtractorBuilder, Method};
 let mut ex = ExtractorBuilder::new().method(Method::Full).build().unwrap();
@@ -21,24 +25,21 @@ assert_eq!(crawlsift_extractor::extract(b"%PDF-1.7", None, None, &Default::defau
 #![deny(missing_docs)]
 
 pub mod blocks;
-mod calendar;
-mod chars;
-pub mod charset;
-pub mod dates;
-pub mod dom;
+pub mod decode;
 mod emit;
 pub mod error;
-pub mod feed;
 pub mod format;
-pub mod html;
-mod input;
-pub mod language;
 pub mod learned;
-mod lexer;
 pub mod metadata;
+pub mod parse;
 pub mod plateau;
-pub mod sniff;
-pub mod structure;
+
+pub(crate) use decode::input;
+pub use decode::{charset, sniff};
+pub(crate) use metadata::calendar;
+pub use metadata::{dates, language};
+pub(crate) use parse::{chars, lexer};
+pub use parse::{dom, feed, html, structure};
 
 use crawlsift_common::limits::{MAX_HTML_BYTES, MAX_TEXT_BYTES};
 

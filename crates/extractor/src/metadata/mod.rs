@@ -14,6 +14,10 @@
 //! Dates come out as ISO 8601 calendar dates (`2021-03-04`, [`crate::dates`]); the language is the main text's, by `whatlang`, as an ISO 639-1 code when there
 //! is one ([`crate::language`]). The page is tokenized once more (html5gum), so this runs only when asked for.
 
+pub(crate) mod calendar;
+pub mod dates;
+pub mod language;
+
 use crawlsift_common::limits::{MAX_JSON_LD_BYTES, MAX_METADATA_FIELD_BYTES};
 use html5gum::{Token, Tokenizer};
 
