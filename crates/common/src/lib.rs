@@ -4,8 +4,9 @@ The shared vocabulary of crawlsift.
 `crawlsift-common` holds the few types that every stage speaks ([`SourcePos`], [`DocId`]), every
 named bound of the program ([`limits`]), the deterministic thread helper the stages share
 ([`parallel`]), the file rules every crate follows ([`fs`]: atomic outputs, read-only maps,
-spill files) and what the process holds in memory, measured ([`memory`]). It depends only on
-`memmap2`, `tempfile` and `libc`, so `reader`, `extractor` and
+spill files), what the process holds in memory, measured ([`memory`]), and the one word rule of
+statistics and reuse ([`words`]). It depends only on `memmap2`, `tempfile`, `libc` and
+`unicode-general-category`, so `reader`, `extractor` and
 `dedup` depend on it and never on each other; only the `crawlsift` binary wires them together.
 
 ```
@@ -22,6 +23,7 @@ pub mod fs;
 pub mod limits;
 pub mod memory;
 pub mod parallel;
+pub mod words;
 
 /// Where a record came from: the input file (an index into the run's sorted input list), the byte
 /// offset of the record in that file (of its gzip member when the record starts a member of a

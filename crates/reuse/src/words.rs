@@ -1,28 +1,11 @@
-//! Words of a text as reuse sees them: maximal runs of Unicode letters and digits (general
-//! categories `L*` and `N*`, what Python's `[^\W_]+` matches), lower-cased, each kept as a 64-bit
-//! hash with its character range in the text (Unicode scalar values, end exclusive, as Python
-//! slices a `str`).
+//! Words of a text as reuse sees them: the words of [`crawlsift_common::words`] (maximal runs of
+//! Unicode letters and digits, lower-cased), each kept as a 64-bit hash with its character range
+//! in the text (Unicode scalar values, end exclusive, as Python slices a `str`).
 
-use unicode_general_category::{get_general_category, GeneralCategory as G};
+use crawlsift_common::words::{for_each_span, lower};
 use xxhash_rust::xxh3::xxh3_64;
 
-/// Whether `c` belongs to a word: a letter or a digit of any Unicode letter or number category.
-pub fn is_word_char(c: char) -> bool {
-    if c.is_ascii() {
-        return c.is_ascii_alphanumeric();
-    }
-    matches!(
-        get_general_category(c),
-        G::UppercaseLetter
-            | G::LowercaseLetter
-            | G::TitlecaseLetter
-            | G::ModifierLetter
-            | G::OtherLetter
-            | G::DecimalNumber
-            | G::LetterNumber
-            | G::OtherNumber
-    )
-}
+pub use crawlsift_common::words::is_word_char;
 
 /// The words of a text: hashes of the lower-cased words and their character ranges.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -37,44 +20,26 @@ impl Words {
     /// The first `max_words` words of `text`.
     pub fn of(text: &str, max_words: usize) -> Words {
         let mut w = Words::default();
-        let mut lower = String::new();
-        let mut start: Option<(usize, u32)> = None; // byte, char
-        let mut chars = 0u32;
-        for (i, c) in text.char_indices() {
-            if w.hashes.len() >= max_words {
-                return w;
-            }
-            match (is_word_char(c), start) {
-                (true, None) => start = Some((i, chars)),
-                (false, Some((b, ch))) => {
-                    w.push(&text[b..i], ch, chars, &mut lower);
-                    start = None;
-                }
-                _ => {}
-            }
-            chars = chars.saturating_add(1);
-        }
-        if let Some((b, ch)) = start {
-            if w.hashes.len() < max_words {
-                w.push(&text[b..], ch, chars, &mut lower);
-            }
-        }
-        w
-    }
-
-    fn push(&mut self, word: &str, start: u32, end: u32, lower: &mut String) {
-        let h = if word
-            .bytes()
-            .all(|b| !b.is_ascii_uppercase() && b.is_ascii())
-        {
-            xxh3_64(word.as_bytes())
-        } else {
-            lower.clear();
-            lower.extend(word.chars().flat_map(char::to_lowercase));
-            xxh3_64(lower.as_bytes())
+        let mut buf = String::new();
+        // Characters before byte `at`.
+        let (mut at, mut chars) = (0usize, 0u32);
+        let count = |to: usize, at: &mut usize, chars: &mut u32| {
+            let n = text[*at..to].chars().count();
+            *chars = chars.saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
+            *at = to;
         };
-        self.hashes.push(h);
-        self.chars.push((start, end));
+        for_each_span(text, |s, e| {
+            if w.hashes.len() >= max_words {
+                return;
+            }
+            count(s, &mut at, &mut chars);
+            let start = chars;
+            count(e, &mut at, &mut chars);
+            w.hashes
+                .push(xxh3_64(lower(&text[s..e], &mut buf).as_bytes()));
+            w.chars.push((start, chars));
+        });
+        w
     }
 
     /// Number of words.

@@ -5,6 +5,7 @@
 //! * [`dedup::run`] (`crawlsift dedup`, also a shard of a run with `shard`, and `--against`
 //!   through [`against`]), [`merge::run`] (the shards' merge), both ending in [`conclude`];
 //! * [`index::run`] (`crawlsift index`: the CDXJ half and the fingerprint half, [`segment`]);
+//! * [`reuse::run`] (`crawlsift reuse`: passages shared between documents);
 //! * [`read`]: the threads of a dedup run's reading, shared by the three.
 
 pub mod against;
@@ -18,6 +19,7 @@ pub mod pages;
 pub mod query;
 pub mod read;
 pub mod records;
+pub mod reuse;
 pub mod segment;
 pub mod stats;
 
