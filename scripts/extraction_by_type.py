@@ -39,15 +39,17 @@ def main():
     groups = collections.defaultdict(list)
     for s in stems:
         groups[meta.get(s, {}).get("type", "?")].append(s)
-    sites = len({meta.get(s, {}).get("domain") for s in stems})
-    print("| page type | pages | " + " | ".join(n for n, _ in runs) + " |")
-    print("|---|---|" + "---|" * len(runs))
-    rows = [("all (%d sites)" % sites, stems)] + sorted(groups.items())
+    def sites(ss):
+        return len({meta.get(s, {}).get("domain") for s in ss})
+
+    print("| page type | pages | sites | " + " | ".join(n for n, _ in runs) + " |")
+    print("|---|---|---|" + "---|" * len(runs))
+    rows = [("all", stems)] + sorted(groups.items())
     for label, ss in rows:
         means = [sum(f1[n][s] for s in ss) / len(ss) for n, _ in runs]
         best = max(means)
         cells = [("**%.3f**" if m == best else "%.3f") % m for m in means]
-        print("| %s | %d | %s |" % (label, len(ss), " | ".join(cells)))
+        print("| %s | %d | %d | %s |" % (label, len(ss), sites(ss), " | ".join(cells)))
 
 
 if __name__ == "__main__":
