@@ -35,7 +35,11 @@ class Record(TypedDict, total=False):
     """``WARC-Record-ID`` as written, ARC ``url date``, or the TREC DOCNO."""
     url: Optional[str]
     date: Optional[str]
-    """The record's date as written (``WARC-Date``, ARC 14-digit date, TREC ``<DOCHDR>`` date)."""
+    """The capture date, ISO 8601 in UTC (``YYYY-MM-DDThh:mm:ssZ``); ``None`` without a date or
+    with one that names no date (then ``date_raw`` holds it)."""
+    date_raw: str
+    """Only where it differs from ``date``: the date as written (an ARC or TREC 14-digit date,
+    an offset such as ``-0700``, fractional seconds, or an invalid date)."""
     content_type: Optional[str]
     """The record's content type (WARC ``Content-Type``: ``application/http; msgtype=response``
     for a response; the HTTP one is in ``http_headers``)."""
@@ -59,6 +63,8 @@ class Report(TypedDict):
     """Records skipped (or kept despite an error), by kind of error."""
     skipped_inputs: dict[str, int]
     """Inputs not read, by kind: ``not_archive``, ``bad_compression``, ``duplicate``."""
+    invalid_dates: int
+    """Records handed out whose date names no date (``date`` is ``None``, ``date_raw`` set)."""
 
 class Records(Iterator[Record]):
     """An iterator over the records of ``records()``'s source, read on a background thread."""

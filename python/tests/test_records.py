@@ -44,6 +44,7 @@ def test_payload_is_the_body_on_request(root):
         "bytes": path.stat().st_size,
         "errors": {},
         "skipped_inputs": {},
+        "invalid_dates": 0,
     }
     assert "payload" not in next(crawlsift.records(path))
 
@@ -251,3 +252,17 @@ def test_http_headers_keep_every_byte_and_repeat(root):
     assert dict(h)["X-Utf8"] == "caf\u00e9"
     assert rec["payload"] == b"body"
 
+
+def test_dates_are_iso_utc_and_invalid_ones_are_counted():
+    head = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n"
+    data = (
+        warc(head, b"hi")
+        + warc(head, b"hi", b"2009-03-28T08:13:42-0700")
+        + warc(head, b"hi", b"2009-03-78T08:13:42-0700")
+    )
+    it = crawlsift.records(data)
+    a, b, c = list(it)
+    assert a["date"] == "2020-01-02T03:04:05Z" and "date_raw" not in a
+    assert b["date"] == "2009-03-28T15:13:42Z" and b["date_raw"] == "2009-03-28T08:13:42-0700"
+    assert c["date"] is None and c["date_raw"] == "2009-03-78T08:13:42-0700"
+    assert it.report["invalid_dates"] == 1

@@ -73,6 +73,8 @@ pub struct Records {
     worker: Option<JoinHandle<Outcome>>,
     /// The summary once every input has been read to its end.
     report: Option<Summary>,
+    /// Records handed out whose date names no date (`date_raw` only).
+    invalid_dates: u64,
 }
 
 /// The records of `source`, in order, as dicts with the fields of `crawlsift records` (`file`,
@@ -115,6 +117,7 @@ pub fn records(
         current: Vec::new().into_iter(),
         worker: Some(worker),
         report: None,
+        invalid_dates: 0,
     })
 }
 
@@ -317,6 +320,8 @@ impl Records {
                     .names
                     .get(rec.pos.file as usize)
                     .map_or("", String::as_str);
+                self.invalid_dates +=
+                    u64::from(crawlsift_reader::date::is_invalid(rec.date.as_deref()));
                 return record_dict(py, &rec, name, self.payload).map(Some);
             }
             let rx = self.rx.clone();
@@ -354,6 +359,7 @@ impl Records {
             skipped.set_item(kind, n)?;
         }
         d.set_item("skipped_inputs", skipped)?;
+        d.set_item("invalid_dates", self.invalid_dates)?;
         Ok(Some(d))
     }
 }
@@ -410,7 +416,11 @@ fn record_dict<'py>(
     d.set_item("type", rec.kind.as_str())?;
     d.set_item("id", &rec.id)?;
     d.set_item("url", rec.url.as_deref())?;
-    d.set_item("date", rec.date.as_deref())?;
+    let (date, date_raw) = crawlsift_reader::date::split(rec.date.as_deref());
+    d.set_item("date", date.as_deref())?;
+    if let Some(raw) = date_raw {
+        d.set_item("date_raw", raw)?;
+    }
     d.set_item("content_type", rec.content_type.as_deref())?;
     d.set_item("http_status", status)?;
     d.set_item("payload_length", payload_length)?;
