@@ -103,7 +103,7 @@ fn print_summary(
         )
     });
     println!(
-        "{name}: records={} [{}] bytes_in={} block_bytes={} http={} http_errors={} lying_headers={} payload_bytes={} errors={} [{}] digests ok={} mismatch={} unsupported={}{skipped}",
+        "{name}: records={} [{}] bytes_in={} block_bytes={} http={} http_errors={} lying_headers={} payload_bytes={} invalid_dates={} errors={} [{}] digests ok={} mismatch={} unsupported={}{skipped}",
         r.records,
         kinds.join(" "),
         r.bytes_in,
@@ -112,6 +112,7 @@ fn print_summary(
         t.http_errors,
         t.lied,
         t.payload_bytes,
+        t.invalid_dates,
         r.error_count(),
         errors.join(" "),
         r.digests.ok,

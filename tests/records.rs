@@ -166,3 +166,65 @@ fn extract_prints_one_document_per_page() {
         "skips are counted by reason: {err}"
     );
 }
+
+/// One WARC resource record dated `date` (as written).
+fn dated(date: &str, uri: &str) -> Vec<u8> {
+    let body = b"hello";
+    let mut v = format!(
+        "WARC/1.0\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:x:{uri}>\r\nWARC-Date: {date}\r\n\
+         WARC-Target-URI: {uri}\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    v.extend_from_slice(body);
+    v.extend_from_slice(b"\r\n\r\n");
+    v
+}
+
+#[test]
+fn dates_are_iso_utc_with_the_raw_value_where_it_differs() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = dir.path().join("dates.warc");
+    let mut bytes = dated("2017-03-06T04:02:06Z", "http://a/");
+    bytes.extend(dated("2009-03-28T08:13:42-0700", "http://b/"));
+    bytes.extend(dated("2009-03-78T08:13:42-0700", "http://c/"));
+    std::fs::write(&warc, bytes).unwrap();
+    let arc = dir.path().join("one.arc");
+    let page = b"HTTP/1.0 200 OK\nContent-Type: text/plain\n\nhi\n";
+    let mut a = b"filedesc://one.arc 0.0.0.0 20080430204825 text/plain 76\n1 0 InternetArchive\nURL IP-address Archive-date Content-type Archive-length\n\n".to_vec();
+    a.extend(
+        format!(
+            "http://d/ 1.2.3.4 20080430204826 text/plain {}\n",
+            page.len()
+        )
+        .bytes(),
+    );
+    a.extend_from_slice(page);
+    a.push(b'\n');
+    std::fs::write(&arc, a).unwrap();
+    let o = crawlsift(&["records", warc.to_str().unwrap(), arc.to_str().unwrap()]);
+    let rows: Vec<serde_json::Value> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let by_url = |u: &str| rows.iter().find(|r| r["url"] == u).unwrap().clone();
+    let a = by_url("http://a/");
+    assert_eq!(a["date"], "2017-03-06T04:02:06Z");
+    assert!(a.get("date_raw").is_none(), "{a}");
+    let b = by_url("http://b/");
+    assert_eq!(b["date"], "2009-03-28T15:13:42Z");
+    assert_eq!(b["date_raw"], "2009-03-28T08:13:42-0700");
+    let c = by_url("http://c/");
+    assert!(
+        c["date"].is_null(),
+        "an invalid date is never passed through: {c}"
+    );
+    assert_eq!(c["date_raw"], "2009-03-78T08:13:42-0700");
+    let d = by_url("http://d/");
+    assert_eq!(d["date"], "2008-04-30T20:48:26Z");
+    assert_eq!(d["date_raw"], "20080430204826");
+    let o = crawlsift(&["records", "--summary", warc.to_str().unwrap()]);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains(" invalid_dates=1 "), "{text}");
+}

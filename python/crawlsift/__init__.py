@@ -7,7 +7,13 @@ fingerprints and clusters as ``crawlsift records``, ``extract`` and ``dedup``. `
 ``merge()`` call the library a run of ``crawlsift dedup --shard`` and ``crawlsift merge`` calls;
 a run that cannot finish raises :class:`CrawlsiftError` (or one of its subclasses:
 :class:`UsageError`, :class:`OutputExistsError`, :class:`ShardsError`, :class:`DamagedError`,
-:class:`InputOutputError`, :class:`RunInterrupted`).
+:class:`InputOutputError`, :class:`RunInterrupted`). ``extract()`` raises :class:`NoTextError`
+(a :class:`CrawlsiftError` and a :class:`ValueError`) for a document that gives no text.
+
+``records()`` reads a path, a list of paths, a folder, a binary file object or ``bytes``; each
+record is a dict with the CLI's fields, its WARC header fields (``warc_headers``) and HTTP
+response header fields (``http_headers``) as ordered lists of ``(name, value)`` tuples, and the
+payload with ``payload=True``.
 
 >>> import crawlsift
 >>> for rec in crawlsift.records("data/sample.warc.gz"):   # doctest: +SKIP
@@ -18,6 +24,7 @@ from ._crawlsift import (
     CrawlsiftError,
     DamagedError,
     InputOutputError,
+    NoTextError,
     OutputExistsError,
     Records,
     RunInterrupted,
@@ -35,6 +42,7 @@ __all__ = [
     "CrawlsiftError",
     "DamagedError",
     "InputOutputError",
+    "NoTextError",
     "OutputExistsError",
     "Records",
     "RunInterrupted",

@@ -70,3 +70,73 @@ def test_fingerprint_is_deterministic_and_sized():
     b = crawlsift.fingerprint("one two three four five six seven eight nine ten " * 10)
     assert a == b and len(a["minhash"]) > 0 and len(a["exact"]) == 32
     assert crawlsift.fingerprint("")["words"] == 0
+
+
+ARTICLE = (
+    '<html lang="en"><head><title>Harbour news</title>'
+    '<meta name="author" content="Ada Byron"><meta property="og:site_name" content="Port Gazette">'
+    '<meta property="article:published_time" content="2021-05-03T10:00:00Z"></head><body>'
+    "<nav>Home | About</nav><article><h1>Bridge reopens</h1><p>The harbour bridge reopened on "
+    "Monday after two years of repairs, the city said, and traffic returned to the old road.</p>"
+    "<ul><li>Lanes: four</li><li>Toll: none</li></ul><p>Cyclists get a <b>separate</b> lane on the "
+    "east side, which the council promised in its plan.</p></article>"
+    "<footer>Copyright</footer></body></html>"
+)
+
+
+def header_value(headers, name):
+    return next((v for k, v in headers or [] if k.lower() == name), None)
+
+
+def test_extract_on_the_samples_image_says_no_text(root):
+    recs = crawlsift.records(root / "data" / "sample.warc.gz", payload=True)
+    images = [r for r in recs if (header_value(r["http_headers"], "content-type") or "").startswith("image/")]
+    assert images, "the sample holds an image"
+    for r in images:
+        ctype = header_value(r["http_headers"], "content-type")
+        with pytest.raises(crawlsift.NoTextError, match="no text: image") as e:
+            crawlsift.extract(r["payload"], content_type=ctype)
+        assert isinstance(e.value, ValueError) and isinstance(e.value, crawlsift.CrawlsiftError)
+    with pytest.raises(crawlsift.NoTextError, match="PDF"):
+        crawlsift.extract(b"%PDF-1.4 ...", content_type="application/pdf")
+    with pytest.raises(crawlsift.NoTextError, match="no text"):
+        crawlsift.extract(b"")
+
+
+def test_extract_methods_are_the_clis(binary, tmp_path):
+    page = tmp_path / "page.html"
+    page.write_text(ARTICLE)
+    for method in ("blocks", "plateau", "full", "learned"):
+        cli = subprocess.run(
+            [binary, "extract", "--html", str(page), "--method", method],
+            capture_output=True, check=True,
+        ).stdout.decode()
+        got = crawlsift.extract(ARTICLE, method=method)
+        assert got["text"] + "\n" == cli, method
+    assert crawlsift.extract(ARTICLE)["text"] == crawlsift.extract(ARTICLE, method="blocks")["text"]
+
+
+def test_extract_formats_and_metadata_are_the_clis(binary, tmp_path):
+    page = tmp_path / "page.html"
+    page.write_text(ARTICLE)
+    for fmt in ("txt", "json", "markdown", "xml"):
+        for metadata in (False, True):
+            args = [binary, "extract", "--html", str(page), "--format", fmt]
+            if metadata:
+                args.append("--with-metadata")
+            cli = subprocess.run(args, capture_output=True, check=True).stdout.decode()
+            got = crawlsift.extract(ARTICLE.encode(), format=fmt, metadata=metadata)
+            assert isinstance(got, str)
+            assert (got if got.endswith("\n") else got + "\n") == cli, (fmt, metadata)
+    doc = json.loads(crawlsift.extract(ARTICLE, format="json", metadata=True))
+    assert doc["author"] == "Ada Byron" and doc["sitename"] == "Port Gazette"
+    assert doc["title"] == "Harbour news" and "harbour bridge reopened" in doc["text"]
+    got = crawlsift.extract(ARTICLE, metadata=True)
+    assert got["metadata"]["author"] == "Ada Byron"
+    assert got["metadata"]["language"] == "en"
+    assert set(got["metadata"]) == {
+        "title", "author", "published", "sitename", "language", "description", "canonical",
+    }
+    assert "metadata" not in crawlsift.extract(ARTICLE)
+    with pytest.raises(ValueError, match="unknown format"):
+        crawlsift.extract(ARTICLE, format="pdf")

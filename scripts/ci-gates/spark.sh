@@ -11,12 +11,17 @@ command -v java >/dev/null 2>&1 || {
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless) >/dev/null
 }
 java -version 2>&1 | head -1
-# The python gate (run before this one) made this venv and installed the package in it.
+# The python gate (run before this one) built the wheel (target/wheels) and made this venv with
+# it; run alone, this gate builds the wheel and makes the venv. The wheel is installed again (a
+# few seconds, no compiling) so the venv holds exactly the wheel built.
 venv=${SPARK_VENV:-target/pyvenv}
+wheels=(target/wheels/crawlsift-*.whl)
+if [ -f "${wheels[0]}" ]; then wheel=${wheels[0]}; else wheel=$(scripts/build_wheel.sh); fi
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/pip" install -q --upgrade pip
 "$venv/bin/pip" install -q "pyspark>=3.5,<5"
-[ -n "${SPARK_VENV_READY:-}" ] || "$venv/bin/pip" install -q .
+[ -n "${SPARK_VENV_READY:-}" ] ||
+  "$venv/bin/pip" install -q --no-index --no-deps --force-reinstall --only-binary :all: "$wheel"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

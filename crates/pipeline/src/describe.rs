@@ -15,6 +15,9 @@ pub struct HttpTally {
     pub lied: u64,
     /// Bytes of payload: HTTP bodies, or whole blocks of records without HTTP.
     pub payload_bytes: u64,
+    /// Records whose date names no date (`crawlsift_reader::date`): their rows carry only
+    /// `date_raw`.
+    pub invalid_dates: u64,
 }
 
 impl HttpTally {
@@ -24,13 +27,17 @@ impl HttpTally {
         self.http_errors += o.http_errors;
         self.lied += o.lied;
         self.payload_bytes += o.payload_bytes;
+        self.invalid_dates += o.invalid_dates;
     }
 }
 
 /// A record's HTTP status (if it holds an HTTP response), the length of its payload (the HTTP
 /// body, or the whole block when there is no HTTP message or it does not parse) and its tally.
 pub fn describe(rec: &Record) -> (Option<u16>, u64, HttpTally) {
-    let mut t = HttpTally::default();
+    let mut t = HttpTally {
+        invalid_dates: u64::from(crawlsift_reader::date::is_invalid(rec.date.as_deref())),
+        ..HttpTally::default()
+    };
     match rec.http() {
         Some(Ok(resp)) => {
             t.http = 1;

@@ -6,6 +6,7 @@
 use crawlsift_dedup::MatchKind;
 use crawlsift_extractor::TextMethod;
 use serde::Serialize;
+use std::borrow::Cow;
 
 /// Whether a `uoffset` is 0 (and so left out of a line).
 fn is_zero(n: &u64) -> bool {
@@ -34,8 +35,9 @@ pub struct RecordLine<'a> {
     pub id: &'a str,
     /// Target URL.
     pub url: Option<&'a str>,
-    /// Capture date as the record gives it.
-    pub date: Option<&'a str>,
+    /// Capture date (ISO 8601, UTC) and, where it differs, as the record gives it.
+    #[serde(flatten)]
+    pub date: DateFields<'a>,
     /// The record's content type.
     pub content_type: Option<&'a str>,
     /// The HTTP status, when the record holds an HTTP response.
@@ -60,8 +62,9 @@ pub struct PageLine<'a> {
     pub uoffset: u64,
     /// Record id.
     pub id: &'a str,
-    /// Capture date as the record gives it.
-    pub date: Option<&'a str>,
+    /// Capture date (ISO 8601, UTC) and, where it differs, as the record gives it.
+    #[serde(flatten)]
+    pub date: DateFields<'a>,
     /// Target URL.
     pub url: Option<&'a str>,
     /// The page's title (with `--with-metadata`, the headline without the site's name).
@@ -110,8 +113,9 @@ pub struct FeedItemLine<'a> {
     pub uoffset: u64,
     /// The feed's record id.
     pub id: &'a str,
-    /// Capture date of the feed as the record gives it.
-    pub date: Option<&'a str>,
+    /// Capture date of the feed (ISO 8601, UTC) and, where it differs, as the record gives it.
+    #[serde(flatten)]
+    pub date: DateFields<'a>,
     /// The item's number in the feed, from 0.
     pub item: usize,
     /// The item's link.
@@ -251,12 +255,34 @@ pub struct TextLine<'a> {
     /// `offset` alone leads back to it. `crawlsift_reader::record_at` reads either kind.
     #[serde(skip_serializing_if = "is_zero")]
     pub uoffset: u64,
-    /// Capture date as the record gives it (as `records` and `extract` give it).
-    pub date: Option<&'a str>,
+    /// Capture date as `records` and `extract` give it.
+    #[serde(flatten)]
+    pub date: DateFields<'a>,
     /// The page's title.
     pub title: &'a str,
     /// The page's main text.
     pub text: &'a str,
+}
+
+/// A record's capture date in a row: `date`, ISO 8601 in UTC (`YYYY-MM-DDThh:mm:ssZ`, `null` when
+/// the record has none or an invalid one), then `date_raw`, the date as the record writes it, only
+/// where that differs (an ARC or TREC 14-digit date, an offset, a fraction) or names no date. The
+/// parsing is `crawlsift_reader::date`'s.
+#[derive(Debug, Default, Serialize)]
+pub struct DateFields<'a> {
+    /// The date in UTC.
+    pub date: Option<Cow<'a, str>>,
+    /// The date as written, where it differs from `date`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date_raw: Option<&'a str>,
+}
+
+impl<'a> DateFields<'a> {
+    /// The fields of a record dated `raw` (as written).
+    pub fn of(raw: Option<&'a str>) -> Self {
+        let (date, date_raw) = crawlsift_reader::date::split(raw);
+        DateFields { date, date_raw }
+    }
 }
 
 /// The name a member's [`MatchKind`] has in `clusters.jsonl`.

@@ -14,7 +14,7 @@ use crawlsift_phrases::{DropReport, SentenceFilter};
 use crate::catalog::Catalog;
 use crate::flow::inputs::InputSet;
 use crate::lines::{
-    exact_hex, match_name, rounded, simhash_hex, ClusterLine, DocumentLine, MemberLine,
+    exact_hex, match_name, rounded, simhash_hex, ClusterLine, DateFields, DocumentLine, MemberLine,
     SkippedLine, TextLine,
 };
 use crate::output::{write_gzip_chunks, AtomicFile};
@@ -224,7 +224,7 @@ impl TextSpill {
                 .map_or("?", String::as_str),
             offset: o.pos.offset,
             uoffset: o.uoffset,
-            date,
+            date: DateFields::of(date),
             title,
             text,
         };
@@ -278,6 +278,8 @@ struct SpilledLine<'a> {
     uoffset: u64,
     #[serde(borrow)]
     date: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    date_raw: Option<Cow<'a, str>>,
     #[serde(borrow)]
     title: Cow<'a, str>,
     #[serde(borrow)]
@@ -296,7 +298,10 @@ fn without_repeats(line: &str, f: &mut SentenceFilter, out: &mut impl Write) -> 
                 file: &row.file,
                 offset: row.offset,
                 uoffset: row.uoffset,
-                date: row.date.as_deref(),
+                date: DateFields {
+                    date: row.date.as_deref().map(Cow::Borrowed),
+                    date_raw: row.date_raw.as_deref(),
+                },
                 title: &row.title,
                 text: &text,
             };

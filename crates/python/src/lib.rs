@@ -5,10 +5,12 @@ repository root (`pip install .`).
 It gives Python the pieces a distributed job calls inside its own workers (a PySpark
 `mapPartitions`, a Ray Data `map_batches`, a datatrove `PipelineStep`), with the CLI's semantics:
 
-* [`records`]: `records(path)`, an iterator of one dict per record with the fields of
-  `crawlsift records` (and the payload bytes on request), read on a background thread;
-* [`text`]: `extract(html)` (the main text, as `crawlsift extract`) and `fingerprint(text)`
-  (the exact hash, SimHash and MinHash signature `crawlsift dedup` computes);
+* [`records`]: `records(source)` (a path, a list of paths, a folder, a binary file object or
+  bytes), an iterator of one dict per record with the fields of `crawlsift records`, its WARC
+  and HTTP headers (and the payload bytes on request), read on a background thread;
+* [`text`]: `extract(html)` (the main text, as `crawlsift extract`, with its options: method,
+  output format, metadata; `NoTextError` for what gives none) and `fingerprint(text)` (the
+  exact hash, SimHash and MinHash signature `crawlsift dedup` computes);
 * [`cli`]: `shard()` and `merge()`, the two steps of a distributed dedup, called into the
   library (`crawlsift_pipeline::run`) as the CLI calls it, raising `CrawlsiftError` and its
   subclasses (defined there, once) when a run cannot finish.
@@ -34,5 +36,6 @@ fn _crawlsift(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cli::shard, m)?)?;
     m.add_function(wrap_pyfunction!(cli::merge, m)?)?;
     cli::add_exceptions(m)?;
+    text::add_no_text(m)?;
     Ok(())
 }

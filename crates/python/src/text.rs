@@ -1,13 +1,16 @@
-//! `extract(html)` and `fingerprint(text)`: one document's main text and its dedup fingerprint,
-//! computed exactly as `crawlsift extract` and `crawlsift dedup` compute them (the same
-//! extractor, the same default [`DedupConfig`]), so fingerprints made in Python workers can be
-//! compared with, and clustered beside, the CLI's.
+//! `extract(html)` and `fingerprint(text)`: one document's main text (as a dict, or rendered in
+//! one of the CLI's output formats) and its dedup fingerprint, computed exactly as `crawlsift
+//! extract` and `crawlsift dedup` compute them (the same extractor and renderer, the same default
+//! [`DedupConfig`]), so texts and fingerprints made in Python workers can be compared with, and
+//! clustered beside, the CLI's.
 
 use crawlsift_dedup::{DedupConfig, Fingerprinter};
-use crawlsift_extractor::{ExtractorBuilder, Method};
+use crawlsift_extractor::format::render;
+use crawlsift_extractor::{ExtractorBuilder, Format, Method};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyDict, PyString, PyTuple, PyType};
 
 /// A document's bytes: `bytes` as they are, `str` as UTF-8.
 #[derive(FromPyObject)]
@@ -18,40 +21,121 @@ pub enum Body {
     Text(String),
 }
 
-/// The main text of one HTML (or plain-text, or feed) document, as `crawlsift extract` gives it:
-/// a dict with `title`, `text`, `charset` and `method`. `content_type` is the HTTP
-/// `Content-Type` (its `charset` parameter is honoured); `method` is `blocks` (default),
-/// `plateau` or `full`. A document that gives no text (an image, an empty page) raises
-/// `ValueError` naming why.
+/// The exception `extract()` raises for a document that gives no text, made at module start as
+/// `class NoTextError(CrawlsiftError, ValueError)` so that `except ValueError` still catches it.
+static NO_TEXT: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+/// Adds `NoTextError` to the module (after `CrawlsiftError`, its base).
+pub fn add_no_text(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    let bases = PyTuple::new(
+        py,
+        [
+            m.getattr("CrawlsiftError")?,
+            py.get_type::<PyValueError>().into_any(),
+        ],
+    )?;
+    let attrs = PyDict::new(py);
+    attrs.set_item("__module__", "crawlsift._crawlsift")?;
+    attrs.set_item(
+        "__doc__",
+        "The document gives no text (an image, a PDF, other binary content, an empty page); \
+         the message says which. A subclass of CrawlsiftError and of ValueError.",
+    )?;
+    let ty = py
+        .get_type::<PyType>()
+        .call1(("NoTextError", bases, attrs))?
+        .cast_into::<PyType>()?;
+    m.add("NoTextError", &ty)?;
+    let _ = NO_TEXT.set(py, ty.unbind());
+    Ok(())
+}
+
+/// The output format of `format=`, spelled as `crawlsift extract --format` spells it.
+fn parse_format(name: &str) -> PyResult<Format> {
+    match name {
+        "txt" => Ok(Format::Txt),
+        "json" => Ok(Format::Json),
+        "markdown" => Ok(Format::Markdown),
+        "xml" => Ok(Format::Xml),
+        _ => Err(PyValueError::new_err(format!(
+            "unknown format {name:?}: expected txt, json, markdown or xml"
+        ))),
+    }
+}
+
+/// The main text of one HTML (or plain-text, or feed) document, as `crawlsift extract` gives it.
+///
+/// Without `format`, a dict with `title`, `text`, `charset` and `method` (and `metadata`, a dict
+/// of `title`, `author`, `published`, `sitename`, `language`, `description` and `canonical`,
+/// with `metadata=True`). With `format` (`txt`, `json`, `markdown` or `xml`), the string
+/// `crawlsift extract --html FILE --format FORMAT` prints (`--with-metadata` when `metadata`).
+/// `content_type` is the HTTP `Content-Type` (its `charset` parameter is honoured; a binary type
+/// gives no text); `method` is `blocks` (the CLI's default), `plateau`, `full` or `learned`;
+/// `url` is where the page was captured (the metadata may use it). A document that gives no text
+/// (an image, a PDF, an empty page) raises `NoTextError` (a `ValueError`) naming why; an unknown
+/// method or format raises `ValueError`.
 #[pyfunction]
-#[pyo3(signature = (html, content_type = None, method = "blocks"))]
+#[pyo3(signature = (html, content_type = None, method = "blocks", *, format = None, metadata = false, url = None))]
 pub fn extract<'py>(
     py: Python<'py>,
     html: Body,
     content_type: Option<&str>,
     method: &str,
-) -> PyResult<Bound<'py, PyDict>> {
+    format: Option<&str>,
+    metadata: bool,
+    url: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
     let method: Method = method
         .parse()
         .map_err(|e| PyValueError::new_err(format!("{e}")))?;
+    let format = format.map(parse_format).transpose()?;
     let bytes = match html {
         Body::Bytes(b) => b,
         Body::Text(s) => s.into_bytes(),
     };
     let mut ex = ExtractorBuilder::new()
         .method(method)
+        .structure(format.is_some_and(Format::structured))
+        .metadata(metadata)
         .build()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let charset = content_type.and_then(charset_param);
     let got = py
-        .detach(|| ex.extract(&bytes, content_type, charset.as_deref()))
-        .map_err(|skip| PyValueError::new_err(format!("no text: {skip}")))?;
+        .detach(|| ex.extract_at(&bytes, content_type, charset.as_deref(), url))
+        .map_err(|skip| no_text(py, format!("no text: {skip}")))?;
+    if let Some(format) = format {
+        let out = render(
+            format,
+            &got.title,
+            &got.text,
+            &got.parts,
+            got.metadata.as_deref(),
+            &[],
+        );
+        return Ok(PyString::new(py, &out).into_any());
+    }
     let d = PyDict::new(py);
-    d.set_item("title", got.title)?;
-    d.set_item("text", got.text)?;
+    d.set_item("title", &got.title)?;
+    d.set_item("text", &got.text)?;
     d.set_item("charset", got.charset)?;
     d.set_item("method", got.method.as_str())?;
-    Ok(d)
+    if let Some(m) = got.metadata.as_deref() {
+        let md = PyDict::new(py);
+        for (k, v) in m.fields() {
+            md.set_item(k, v)?;
+        }
+        d.set_item("metadata", md)?;
+    }
+    Ok(d.into_any())
+}
+
+/// A `NoTextError` with `msg` (a plain `ValueError` if the module has not made the class).
+fn no_text(py: Python<'_>, msg: String) -> PyErr {
+    match NO_TEXT.get(py) {
+        Some(ty) => PyErr::from_type(ty.bind(py).clone(), msg),
+        None => PyValueError::new_err(msg),
+    }
 }
 
 /// The `charset` parameter of a `Content-Type` value, if it has one.

@@ -177,19 +177,29 @@ fn parse_head(head: &[u8], need_status: bool) -> Result<HttpResponse, HttpError>
         }
         if line[0] == b' ' || line[0] == b'\t' {
             if resp.headers.last_value().is_some() {
-                let cont = String::from_utf8_lossy(line);
+                let cont = field_text(line);
                 resp.headers.append_to_last(" ");
                 resp.headers.append_to_last(cont.trim());
             }
             continue;
         }
         if let Some(colon) = memchr::memchr(b':', line) {
-            let name = String::from_utf8_lossy(&line[..colon]);
-            let value = String::from_utf8_lossy(&line[colon + 1..]);
+            let name = field_text(&line[..colon]);
+            let value = field_text(&line[colon + 1..]);
             resp.headers.push(name.trim(), value.trim());
         }
     }
     Ok(resp)
+}
+
+/// A header line's name or value as text: UTF-8 when it is valid UTF-8, else ISO-8859-1 (each
+/// byte one character, as HTTP/1.1 historically allowed and as warcio reads them), so no byte is
+/// lost to a replacement character and the raw bytes can be had back with `encode("latin-1")`.
+fn field_text(b: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(b) {
+        Ok(s) => std::borrow::Cow::Borrowed(s),
+        Err(_) => std::borrow::Cow::Owned(b.iter().map(|&c| char::from(c)).collect()),
+    }
 }
 
 /// Largest decoded size allowed for a body of `raw_len` stored bytes.
@@ -381,6 +391,16 @@ mod tests {
         let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
         e.write_all(data).unwrap();
         e.finish().unwrap()
+    }
+
+    #[test]
+    fn header_bytes_that_are_not_utf8_read_as_latin1() {
+        let b = Bytes::from_static(
+            b"HTTP/1.1 200 OK\r\nX-Name: caf\xe9\r\nX-Ok: caf\xc3\xa9\r\n\r\nbody",
+        );
+        let r = parse_response(&b).unwrap();
+        assert_eq!(r.header("x-name"), Some("caf\u{e9}"));
+        assert_eq!(r.header("x-ok"), Some("caf\u{e9}"));
     }
 
     #[test]

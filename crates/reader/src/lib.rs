@@ -60,6 +60,7 @@
 mod compress;
 mod config;
 mod container;
+pub mod date;
 pub mod digest;
 pub mod error;
 mod fields;

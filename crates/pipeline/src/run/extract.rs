@@ -14,7 +14,7 @@ use super::Hooks;
 use crate::error::{Error, Result};
 use crate::flow::inputs::{InputSet, ReadTally};
 use crate::flow::map_inputs;
-use crate::lines::{FeedItemLine, PageLine};
+use crate::lines::{DateFields, FeedItemLine, PageLine};
 use crate::output::AtomicFile;
 use crate::page::{extract_record, mime, Outcome, FEED_SKIP};
 
@@ -189,6 +189,7 @@ fn extract_batch(
     for rec in batch {
         b.last = Some(rec.pos);
         let file = inputs.name(rec.pos.file);
+        let date = DateFields::of(rec.date.as_deref());
         match extract_record(rec, ex) {
             Outcome::Page(p, _) if p.method == TextMethod::Feed && !feeds => {
                 b.skips.push(FEED_SKIP);
@@ -206,7 +207,8 @@ fn extract_batch(
                             ("id", rec.id.as_str()),
                             ("item", &number),
                             ("url", &item.link),
-                            ("date", rec.date.as_deref().unwrap_or("")),
+                            ("date", date.date.as_deref().unwrap_or("")),
+                            ("date_raw", date.date_raw.unwrap_or("")),
                             ("published", item.date.as_deref().unwrap_or("")),
                             ("title", &item.title),
                         ]);
@@ -225,7 +227,7 @@ fn extract_batch(
                         offset: rec.pos.offset,
                         uoffset: rec.uoffset,
                         id: &rec.id,
-                        date: rec.date.as_deref(),
+                        date: DateFields::of(rec.date.as_deref()),
                         item: n,
                         url: &item.link,
                         title: &item.title,
@@ -250,7 +252,8 @@ fn extract_batch(
                 origin.extend([
                     ("id", rec.id.as_str()),
                     ("url", rec.url.as_deref().unwrap_or("")),
-                    ("date", rec.date.as_deref().unwrap_or("")),
+                    ("date", date.date.as_deref().unwrap_or("")),
+                    ("date_raw", date.date_raw.unwrap_or("")),
                 ]);
                 if p.metadata.is_none() {
                     origin.push(("title", &p.title));
@@ -272,7 +275,7 @@ fn extract_batch(
                     offset: rec.pos.offset,
                     uoffset: rec.uoffset,
                     id: &rec.id,
-                    date: rec.date.as_deref(),
+                    date: DateFields::of(rec.date.as_deref()),
                     url: rec.url.as_deref(),
                     title: m.map_or(p.title.as_str(), |m| m.title.as_str()),
                     author: field(|m| &m.author),

@@ -72,7 +72,11 @@ pub fn metadata(found: &Found) -> serde_json::Value {
     v["path"] = f.path.to_string_lossy().into();
     v["record_id"] = r.id.clone().into();
     v["record_type"] = r.kind.as_str().into();
-    v["date"] = r.date.clone().into();
+    let date = crate::lines::DateFields::of(r.date.as_deref());
+    v["date"] = date.date.as_deref().into();
+    if let Some(raw) = date.date_raw {
+        v["date_raw"] = raw.into();
+    }
     v["content_type"] = r.content_type.clone().into();
     if !via.is_empty() {
         v["revisit"] = line(asked);

@@ -12,7 +12,7 @@ use crate::describe::{describe, HttpTally};
 use crate::error::{Error, Result};
 use crate::flow::inputs::{InputSet, ReadTally};
 use crate::flow::{map_inputs, Reports};
-use crate::lines::RecordLine;
+use crate::lines::{DateFields, RecordLine};
 
 /// What a listing of records is asked to do.
 #[derive(Debug, Clone)]
@@ -99,7 +99,7 @@ fn decode_batch(batch: &[Record], inputs: &InputSet, summary: bool) -> Decoded {
                 kind: rec.kind.as_str(),
                 id: &rec.id,
                 url: rec.url.as_deref(),
-                date: rec.date.as_deref(),
+                date: DateFields::of(rec.date.as_deref()),
                 content_type: rec.content_type.as_deref(),
                 http_status: status,
                 payload_length: payload_len,
