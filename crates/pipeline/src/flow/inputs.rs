@@ -88,7 +88,10 @@ pub fn not_an_archive(r: &FileReport) -> bool {
 /// (every command expands its inputs here, so the rule is the same for all). Files are peeked at
 /// in order until one holds an archive; standard input, pipes and files that cannot be read are
 /// left to the run (which reads and reports them).
-fn require_archive(inputs: &[Input], names: Vec<String>) -> Result<()> {
+pub(crate) fn require_archive(inputs: &[Input], names: Vec<String>) -> Result<()> {
+    if inputs.is_empty() {
+        return Ok(()); // said as "no input files found" where the inputs are expanded
+    }
     let mut html = 0;
     for input in inputs {
         let Input::Path(p) = input else { return Ok(()) };
