@@ -110,7 +110,10 @@ fn no_archive_is_fatal_and_writes_nothing() {
     // One archive among the non-archives: read, the others skipped, status 3 as before.
     let (o, _) = said(&["records", "--summary", &sample(), n], 3);
     let total = String::from_utf8_lossy(&o.stdout);
-    assert!(total.contains("skipped_inputs=2 [not_archive=2]"), "{total}");
+    assert!(
+        total.contains("skipped_inputs=2 [not_archive=2]"),
+        "{total}"
+    );
 }
 
 /// Case 3: a page too short to judge says so (status 1), and a page with no near-duplicate
