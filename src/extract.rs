@@ -70,8 +70,8 @@ pub struct ExtractArgs {
     pub with_metadata: bool,
 
     /// A share of the `blocks` method, `NAME=VALUE` (repeatable): `article_share`,
-    /// `sibling_share`, `alt_share`, `min_clean_share`. The defaults are the tuned values; this is
-    /// for `scripts/lodo.py`, which chooses them on five datasets and scores the sixth.
+    /// `sibling_share`, `alt_share`, `min_clean_share`. The defaults are the tuned values; set
+    /// one to try another share on your pages.
     #[arg(long, value_name = "NAME=VALUE", value_parser = tune_arg)]
     pub tune: Vec<String>,
 
@@ -86,8 +86,8 @@ pub struct ExtractArgs {
     pub explain: bool,
 
     /// `--html-dir`: write each page's block table (decision, score, every feature, text;
-    /// tab-separated, a header line first) to `<name>.blocks.tsv` instead of its text: the
-    /// training input of `scripts/train_extractor.py`.
+    /// tab-separated, a header line first) to `<name>.blocks.tsv` instead of its text: what
+    /// a model for the `learned` method is trained on.
     #[arg(long, requires = "html_dir")]
     pub dump_blocks: bool,
 

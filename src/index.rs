@@ -66,7 +66,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(crate::EXIT_INTERRUPTED));
     };
     if !args.quiet {
-        print_summary(&cdxj, &req.out.join(INDEX));
+        print_summary(&cdxj, &req.out.join(INDEX), !args.cdxj_only);
     }
     let cdxj = cdxj_status(&cdxj);
     let Some(summary) = outcome.fingerprints else {
@@ -131,11 +131,17 @@ fn cdxj_status(summary: &BuildSummary) -> ExitCode {
     }
 }
 
-fn print_summary(s: &BuildSummary, index: &std::path::Path) {
+/// `fp_said`: the fingerprint half read the inputs too and has named those it skipped (already
+/// indexed, no archive), so they are not named again.
+fn print_summary(s: &BuildSummary, index: &std::path::Path, fp_said: bool) {
     let mut records = 0;
     for i in &s.inputs {
         records += i.records;
-        if let Some(why) = &i.not_indexed {
+        let why = i.not_indexed.as_deref();
+        if fp_said && matches!(why, Some("not_archive" | "already_indexed")) {
+            continue;
+        }
+        if let Some(why) = why {
             eprintln!("crawlsift: {}: not indexed: {why}", i.path.display());
         }
         for e in i.report.error_examples.iter().take(5) {

@@ -89,5 +89,8 @@ pub fn run(args: QueryArgs) -> anyhow::Result<ExitCode> {
         out.write_all(b"\n")?;
     }
     out.flush()?;
+    if found.is_empty() {
+        eprintln!("crawlsift query: no indexed document is a near-duplicate of it");
+    }
     Ok(ExitCode::SUCCESS)
 }

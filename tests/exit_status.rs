@@ -118,7 +118,7 @@ fn records_statuses() {
     // Finished with problems: record errors, an input that is no archive, digest mismatches.
     status(&["records", s(&f.path("cut.warc.gz"))], 3, "byte ");
     let o = status(
-        &["records", "--summary", s(&f.path("image.png"))],
+        &["records", "--summary", SAMPLE, s(&f.path("image.png"))],
         3,
         "not an archive",
     );
@@ -127,7 +127,12 @@ fn records_statuses() {
         total.contains("errors=0 ") && total.contains("skipped_inputs=1 [not_archive=1]"),
         "a skipped input, not a record error: {total}"
     );
-    status(&["records", s(&f.path("notes.txt"))], 3, "not an archive");
+    // No input holds an archive: fatal, nothing read (tests/outcomes.rs pins every command).
+    status(
+        &["records", s(&f.path("notes.txt"))],
+        1,
+        "no archive found in",
+    );
     let o = status(
         &[
             "records",
@@ -158,7 +163,11 @@ fn extract_statuses() {
     status(&["extract", "--threads", "0", SAMPLE], 2, "--threads");
     status(&["extract"], 2, "required");
     status(&["extract", s(&f.path("cut.warc.gz"))], 3, "truncated");
-    status(&["extract", s(&f.path("image.png"))], 3, "not_archive=1");
+    status(
+        &["extract", SAMPLE, s(&f.path("image.png"))],
+        3,
+        "not_archive=1",
+    );
 }
 
 #[test]

@@ -136,6 +136,20 @@ impl Build {
                     summary.inputs[i].not_indexed = Some("already_indexed".into());
                     continue;
                 }
+                // A same-named file that holds no archive (each crawl folder's `peers.jsonl`) is
+                // skipped, as any non-archive is: only two archives cannot share a name.
+                Some(_) if !holds_archive(&abs) => {
+                    summary.inputs[i].not_indexed = Some("not_archive".into());
+                    continue;
+                }
+                Some(a) if !holds_archive(&a.path) && todo.iter().any(|t| t.abs == a.path) => {
+                    let earlier = a.path.clone();
+                    if let Some(t) = todo.iter().position(|t| t.abs == earlier) {
+                        summary.inputs[todo.remove(t).input].not_indexed =
+                            Some("not_archive".into());
+                    }
+                    manifest.archives.retain(|x| x.path != earlier);
+                }
                 Some(a) => {
                     return Err(CdxjError::Invalid(format!(
                         "{} and {} have the same name {name}: CDXJ lines name archives by base \
@@ -372,4 +386,10 @@ fn map(path: &Path) -> Result<Bytes, CdxjError> {
     crawlsift_common::fs::map_or_read(path)
         .map(Bytes::from_owner)
         .map_err(|e| CdxjError::io(path, e))
+}
+
+/// Whether `path` holds an archive; a file that cannot be read counts as one (its reading fails
+/// later, and says why).
+fn holds_archive(path: &Path) -> bool {
+    crawlsift_reader::holds_archive(path).unwrap_or(true)
 }

@@ -56,6 +56,17 @@ pub enum Error {
         /// The cause, when a decoder said it.
         source: Option<Box<dyn std::error::Error + Send + Sync>>,
     },
+    /// No input holds an archive (a folder of READMEs, a page given where an archive is
+    /// wanted): found before any output is made, so nothing is left behind.
+    #[error("no archive found in {}: {} input{} read, none a WARC, ARC or TREC file{}", names.join(", "), inputs, if *inputs == 1 { "" } else { "s" }, hint)]
+    NoArchive {
+        /// The paths given.
+        names: Vec<String>,
+        /// How many files they held.
+        inputs: usize,
+        /// How to go on, when the inputs look like something else (pages: `--html`).
+        hint: String,
+    },
     /// Shards that do not make one complete run (`merge`).
     #[error("{0}")]
     Shards(String),

@@ -7,7 +7,7 @@
 //! directory and a file in it) is read once, with a warning. An input that holds no archive (a
 //! README, an image) is a *skipped input*, counted by kind, not a record error.
 
-use crate::error::{fail, Result};
+use crate::error::{fail, Error, Result};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -82,6 +82,51 @@ pub fn skip_kind(r: &FileReport) -> &'static str {
 /// plain text, an empty file). Such an input is skipped, not counted in the totals.
 pub fn not_an_archive(r: &FileReport) -> bool {
     r.records == 0 && r.format.is_none()
+}
+
+/// Fails with [`Error::NoArchive`] when no input holds an archive, before any output is made
+/// (every command expands its inputs here, so the rule is the same for all). Files are peeked at
+/// in order until one holds an archive; standard input, pipes and files that cannot be read are
+/// left to the run (which reads and reports them).
+pub(crate) fn require_archive(inputs: &[Input], names: Vec<String>) -> Result<()> {
+    if inputs.is_empty() {
+        return Ok(()); // said as "no input files found" where the inputs are expanded
+    }
+    let mut html = 0;
+    for input in inputs {
+        let Input::Path(p) = input else { return Ok(()) };
+        if !p.metadata().is_ok_and(|m| m.is_file()) {
+            return Ok(());
+        }
+        match crawlsift_reader::holds_archive(p) {
+            Ok(false) => html += usize::from(looks_like_html(p)),
+            _ => return Ok(()),
+        }
+    }
+    let hint = if html == inputs.len() {
+        "; they look like HTML pages: extract them with `extract --html FILE` or `extract --html-dir DIR --out-dir OUT`".to_string()
+    } else {
+        String::new()
+    };
+    Err(Error::NoArchive {
+        names,
+        inputs: inputs.len(),
+        hint,
+    })
+}
+
+/// Whether the file at `p` starts (after blanks) with `<`: markup, most likely an HTML page.
+fn looks_like_html(p: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 512];
+    let n = std::fs::File::open(p)
+        .and_then(|f| f.take(512).read(&mut head))
+        .unwrap_or(0);
+    let text = String::from_utf8_lossy(&head[..n]).to_ascii_lowercase();
+    let t = text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
+    t.starts_with("<!doctype html")
+        || t.starts_with("<html")
+        || (t.starts_with('<') && text.contains("<body"))
 }
 
 /// Whether the run was asked to stop (Ctrl-C): the reading loop checks it between batches.
@@ -233,10 +278,11 @@ impl InputSet {
             kept_from_dir.push(dir);
         }
         let (inputs, from_dir) = (kept, kept_from_dir);
+        let names: Vec<String> = args.iter().map(|a| a.display().to_string()).collect();
         if inputs.is_empty() {
-            let names: Vec<String> = args.iter().map(|a| a.display().to_string()).collect();
             fail!("no input files found in {}", names.join(", "));
         }
+        require_archive(&inputs, names)?;
         let sizes: Vec<u64> = inputs
             .iter()
             .map(|i| match i {

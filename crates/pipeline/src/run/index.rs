@@ -135,6 +135,10 @@ fn start_cdxj(req: &Request) -> Result<Build> {
             }
         }
     }
+    // The rule of every command: no archive among the inputs, no index folder made.
+    let names = req.inputs.iter().map(|a| a.display().to_string()).collect();
+    let found: Vec<Input> = inputs.iter().cloned().map(Input::Path).collect();
+    crate::flow::inputs::require_archive(&found, names)?;
     let index = req.out.join(INDEX);
     if !req.append && index.exists() && !req.force {
         return Err(Error::Exists {

@@ -38,6 +38,17 @@ pub struct Found {
 /// The documents of the index in `dir` that `doc` is a near-duplicate of at `threshold` (the
 /// index's when `None`), most similar first, at most `limit`.
 pub fn run(dir: &Path, doc: &Document, threshold: Option<f64>, limit: usize) -> Result<Vec<Found>> {
+    let manifest = dir
+        .join(crawlsift_store::index::FP_DIR)
+        .join(crawlsift_store::manifest::MANIFEST_FILE);
+    if !manifest.exists() && dir.join(crawlsift_cdxj::INDEX).exists() {
+        fail!(
+            "{} holds only a CDXJ index (built with --cdxj-only): `crawlsift get` reads captures \
+             from it, and pywb replays it; `query` needs the fingerprint index, which `crawlsift \
+             index` builds without --cdxj-only",
+            dir.display()
+        );
+    }
     // One search reads a few pieces of the index: read them, not mapped (see `Access::Read`).
     let index = Index::open_as(dir, Access::Read)?;
     let threshold = threshold.unwrap_or(index.config().threshold);
@@ -76,5 +87,19 @@ fn fingerprint(dir: &Path, doc: &Document, index: &Index) -> Result<(Fingerprint
             ex.html_text(&decoded.text).1
         }
     };
-    Ok((Fingerprinter::new(index.config()).fingerprint(&text), None))
+    let fp = Fingerprinter::new(index.config()).fingerprint(&text);
+    let min = index.config().min_words;
+    if (fp.words as usize) < min {
+        let what = if matches!(doc, Document::Html(_)) {
+            "the page's main text"
+        } else {
+            "the text"
+        };
+        fail!(
+            "{what} has {} words, fewer than the {min} the index was built with (--min-words): \
+             too short to judge, so it is never anyone's near-duplicate",
+            fp.words
+        );
+    }
+    Ok((fp, None))
 }

@@ -141,8 +141,40 @@ pub fn build_index(req: &IndexRequest<'_>, hooks: &DedupHooks<'_>) -> Result<Ind
         summary.documents = index.documents();
         summary.segments = index.segments().len();
         summary.sizes = index.sizes();
+        summary.clusters = count_clusters(&dir)?;
     }
     Ok(summary)
+}
+
+/// The clusters of the index in `dir`: the lines of its `clusters.jsonl` (none when there is no
+/// such file yet), counted as they stream by.
+fn count_clusters(dir: &Path) -> Result<u64> {
+    use std::io::BufRead;
+    let path = dir.join(crawlsift_store::index::CLUSTERS_FILE);
+    let file = match std::fs::File::open(&path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => {
+            return Err(crate::error::Error::io(
+                format!("reading {}", path.display()),
+                &path,
+                e,
+            ))
+        }
+    };
+    let mut reader = std::io::BufReader::new(file);
+    let mut lines = 0u64;
+    loop {
+        let buf = reader.fill_buf().map_err(|e| {
+            crate::error::Error::io(format!("reading {}", path.display()), &path, e)
+        })?;
+        if buf.is_empty() {
+            return Ok(lines);
+        }
+        lines += buf.iter().filter(|&&b| b == b'\n').count() as u64;
+        let n = buf.len();
+        reader.consume(n);
+    }
 }
 
 /// The manifest to extend: the existing one with `--append`, a new one otherwise (refusing to

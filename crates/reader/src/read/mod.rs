@@ -26,6 +26,15 @@ use crate::record::Record;
 use crate::report::FileReport;
 use split::Splitter;
 
+/// Whether the file at `path` holds an archive: read until its first batch of records, it has a
+/// record or a format the reader knows (a WARC, ARC or TREC file, even a damaged one). A README,
+/// an image or an empty file holds none. Meant for regular files: a pipe would be consumed.
+pub fn holds_archive(path: &std::path::Path) -> Result<bool, ReadError> {
+    let input = Input::Path(path.to_path_buf());
+    let r = read_input(&input, 0, &ReaderConfig::default(), &mut |_| false)?;
+    Ok(r.records > 0 || r.format.is_some())
+}
+
 /// Reads one input (a file, memory-mapped, or stdin, streamed), calling `sink` with batches of
 /// records in file order; `sink` returns `false` to stop early. `file_idx` goes into every
 /// record's [`SourcePos`](crate::SourcePos).
