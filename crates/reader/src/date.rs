@@ -23,7 +23,8 @@ pub fn iso_utc(raw: &str) -> Option<String> {
         return None;
     }
     let b = s.as_bytes();
-    let (fields, offset_min) = if b.iter().all(u8::is_ascii_digit) {
+    // Fourteen or more digits are an ARC/TREC/CDX timestamp; four are a W3C-DTF year.
+    let (fields, offset_min) = if b.len() != 4 && b.iter().all(u8::is_ascii_digit) {
         (digits14(b)?, 0)
     } else {
         iso(b)?
@@ -198,8 +199,9 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
-/// The date `days` after 1970-01-01 (the inverse of [`days_from_civil`]).
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
+/// The date `days` after 1970-01-01 as (year, month, day) (the inverse of [`days_from_civil`];
+/// Howard Hinnant's algorithm). Every date crawlsift writes is computed here.
+pub fn civil_from_days(days: i64) -> (i64, i64, i64) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;

@@ -28,11 +28,14 @@ use split::Splitter;
 
 /// Whether the file at `path` holds an archive: read until its first batch of records, it has a
 /// record or a format the reader knows (a WARC, ARC or TREC file, even a damaged one). A README,
-/// an image or an empty file holds none. Meant for regular files: a pipe would be consumed.
+/// an image or an empty file holds none. A file the reader could not look into (a compression it
+/// does not read, such as bzip2 or xz, or a broken stream) counts as one: the run names its own
+/// problem, which says more than "no archive". Meant for regular files: a pipe would be consumed.
 pub fn holds_archive(path: &std::path::Path) -> Result<bool, ReadError> {
     let input = Input::Path(path.to_path_buf());
     let r = read_input(&input, 0, &ReaderConfig::default(), &mut |_| false)?;
-    Ok(r.records > 0 || r.format.is_some())
+    let unread = r.errors.keys().any(|k| *k != ErrorKind::BadHeader);
+    Ok(r.records > 0 || r.format.is_some() || unread)
 }
 
 /// Reads one input (a file, memory-mapped, or stdin, streamed), calling `sink` with batches of
