@@ -9,7 +9,7 @@ Two steps, standard library only:
           scripts/extractor-model/pages.tsv (dataset, page, sha256 of the html, role). Needs the
           data (../shared and a WCXB folder); CI never runs it.
   fit     Trains the gradient-boosted trees from the committed table (`cargo run --example
-          train_gbdt`, one thread, deterministic) and writes crates/extractor/src/learned/model.rs.
+          train_gbdt`, deterministic whatever its threads) and writes crates/extractor/src/learned/model.rs.
           `--exclude DATASET` leaves a dataset's rows out (leave-one-dataset-out, scripts/lodo_learned.py).
 
 Label: a block is content when at least half of its word-token trigrams (tokens: lowercased

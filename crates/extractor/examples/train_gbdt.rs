@@ -3,7 +3,8 @@
 //! output. Run by `scripts/train_extractor.py`, which makes the table and decompresses it.
 //!
 //! Input: a header line, then one row per block: `page<TAB>label<TAB>weight<TAB>f1 ... fN`.
-//! Deterministic: one thread, sums in row order, ties broken by the first feature and bin, and
+//! Deterministic: every histogram cell sums its rows in row order (features are shared out
+//! among threads, rows never), ties broken by the first feature and bin, and
 //! every split threshold is one of the table's own `f32` values, so the model compares `f32`
 //! features against exactly the values it was trained on.
 //!
@@ -68,6 +69,7 @@ fn main() {
         }
     }
     let n = y.len();
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
     // Bin edges per feature: its distinct values, or quantiles of them when there are many.
     let mut edges: Vec<Vec<f32>> = Vec::with_capacity(nf);
     let mut bins: Vec<Vec<u8>> = Vec::with_capacity(nf);
@@ -115,20 +117,33 @@ fn main() {
         for level in 0..DEPTH {
             let first = (1 << level) - 1;
             let count = 1 << level;
-            // Histograms of this level's nodes: [node][feature][bin] = (g, h).
-            let mut hist = vec![(0.0f64, 0.0f64); count * nf * MAX_BINS];
-            for i in 0..n {
-                let k = node_of[i] - first;
-                for f in 0..nf {
-                    let cell = &mut hist[(k * nf + f) * MAX_BINS + bins[f][i] as usize];
-                    cell.0 += g[i];
-                    cell.1 += h[i];
+            // Histograms of this level's nodes: [feature][node][bin] = (g, h). Each feature's
+            // part is filled by one thread, row by row in order, so every cell sums in the same
+            // order whatever the number of threads: the model is the same bytes.
+            let mut hist = vec![(0.0f64, 0.0f64); nf * count * MAX_BINS];
+            let per_thread = nf.div_ceil(threads).max(1);
+            std::thread::scope(|s| {
+                for (part, features) in hist
+                    .chunks_mut(per_thread * count * MAX_BINS)
+                    .zip(bins.chunks(per_thread))
+                {
+                    let (g, h, node_of) = (&g, &h, &node_of);
+                    s.spawn(move || {
+                        for (cells, col) in part.chunks_mut(count * MAX_BINS).zip(features) {
+                            for i in 0..n {
+                                let cell =
+                                    &mut cells[(node_of[i] - first) * MAX_BINS + col[i] as usize];
+                                cell.0 += g[i];
+                                cell.1 += h[i];
+                            }
+                        }
+                    });
                 }
-            }
+            });
             for k in 0..count {
                 let (mut gt, mut ht) = (0.0, 0.0);
                 for b in 0..MAX_BINS {
-                    let c = hist[(k * nf) * MAX_BINS + b];
+                    let c = hist[k * MAX_BINS + b];
                     gt += c.0;
                     ht += c.1;
                 }
@@ -137,7 +152,7 @@ fn main() {
                 for (f, e) in edges.iter().enumerate() {
                     let (mut gl, mut hl) = (0.0, 0.0);
                     for (b, _) in e.iter().enumerate() {
-                        let c = hist[(k * nf + f) * MAX_BINS + b];
+                        let c = hist[(f * count + k) * MAX_BINS + b];
                         gl += c.0;
                         hl += c.1;
                         let (gr, hr) = (gt - gl, ht - hl);
