@@ -1,5 +1,5 @@
 //! The threads of a dedup run up to clustering: one reader (which itself inflates a large file on
-//! all cores), extract workers, fingerprint workers, and the [`Collector`] on the calling thread,
+//! all cores), workers that extract and fingerprint, and the [`Collector`] on the calling thread,
 //! joined by bounded channels ([`crate::flow::stages`]). The collector restores input order, so
 //! what it gathers is the same for any thread count.
 
@@ -48,7 +48,7 @@ pub struct DedupSettings<'a> {
     pub extractor: &'a ExtractorBuilder,
     /// Dedup parameters (checked).
     pub dedup: &'a DedupConfig,
-    /// Workers per stage.
+    /// Workers that extract and fingerprint (each does both steps of a batch).
     pub threads: usize,
     /// For a shard (`--shard I/N`): the inputs it reads; the others are neither read nor
     /// replayed. `None` reads every input.
@@ -159,8 +159,11 @@ pub fn wide_keys(inputs: &InputSet) -> bool {
     inputs.total_bytes() >= crawlsift_common::limits::DEDUP_WIDE_KEYS_FROM_BYTES
 }
 
-/// Starts the extract and fingerprint workers on the reader's channel; returns the channel of
-/// fingerprinted entries.
+/// Starts the workers on the reader's channel; returns the channel of fingerprinted entries.
+/// Each worker extracts and fingerprints a whole batch: one pool of `threads` workers, not a pool
+/// per step, so `-j N` keeps N cores busy beside the reader and the collector rather than 2N
+/// threads contending for them (issue #36), and a batch's text is fingerprinted while it is still
+/// in the worker's cache. The two steps are still timed apart for the report.
 fn extract_and_fingerprint<'scope>(
     s: &'scope std::thread::Scope<'scope, '_>,
     settings: &'scope DedupSettings<'_>,
@@ -168,43 +171,32 @@ fn extract_and_fingerprint<'scope>(
     raw_rx: crossbeam_channel::Receiver<stages::Numbered<Batch<Record>>>,
 ) -> crossbeam_channel::Receiver<stages::Numbered<Batch<Entry>>> {
     let extractor = settings.extractor;
-    let init_extractor = move || {
-        extractor
-            .clone()
-            .build()
-            .expect("the configuration was checked before any thread started")
+    let cfg = settings.dedup;
+    let phrases = settings.phrases;
+    let wide = wide_keys(settings.inputs);
+    let init = move || {
+        (
+            extractor
+                .clone()
+                .build()
+                .expect("the configuration was checked before any thread started"),
+            Fingerprinter::new(cfg).wide_keys(wide),
+            phrases.map(Sketcher::new),
+        )
     };
-    let extract_rx = stages::stage(
+    stages::stage(
         s,
         "extract",
         settings.threads,
         raw_rx,
         TEXT_QUEUE_CAP,
-        init_extractor,
-        move |ex, batch: Batch<Record>| {
-            timed(&times.extract_ns, || {
+        init,
+        move |(ex, fper, sketcher), batch: Batch<Record>| {
+            let batch = timed(&times.extract_ns, || {
                 batch.map_items(|recs| recs.iter().map(|r| entry_of(r, ex)).collect())
-            })
-        },
-    );
-    let cfg = settings.dedup;
-    let phrases = settings.phrases;
-    let wide = wide_keys(settings.inputs);
-    stages::stage(
-        s,
-        "fingerprint",
-        settings.threads,
-        extract_rx,
-        TEXT_QUEUE_CAP,
-        move || {
-            (
-                Fingerprinter::new(cfg).wide_keys(wide),
-                phrases.map(Sketcher::new),
-            )
-        },
-        move |(fper, sketcher), batch: Batch<Entry>| {
+            });
             timed(&times.fingerprint_ns, || {
-                batch.map_items(|mut entries| {
+                batch.map_items(|mut entries: Vec<Entry>| {
                     for e in entries.iter_mut() {
                         if let Some(text) = &e.text {
                             e.fp = Some(fper.fingerprint(text));
