@@ -5,7 +5,8 @@ Two steps, standard library only:
 
   table   Dumps every page's blocks with `crawlsift extract --dump-blocks` (features computed by the
           binary itself), labels each block from the page's hand-made truth, and writes the
-          training table scripts/extractor-model/blocks.tsv.xz and its data list
+          training table scripts/extractor-model/blocks-by-column.tsv.xz (transposed: a line per column)
+          and its data list
           scripts/extractor-model/pages.tsv (dataset, page, sha256 of the html, role). Needs the
           data (../shared and a WCXB folder); CI never runs it.
   fit     Trains the gradient-boosted trees from the committed table (`cargo run --example
@@ -33,7 +34,6 @@ usage: scripts/train_extractor.py table --shared ../shared --wcxb DIR [--crawlsi
 import argparse
 import collections
 import hashlib
-import io
 import json
 import lzma
 import os
@@ -45,7 +45,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-TABLE = os.path.join(HERE, "extractor-model", "blocks.tsv.xz")
+TABLE = os.path.join(HERE, "extractor-model", "blocks-by-column.tsv.xz")
 PAGES = os.path.join(HERE, "extractor-model", "pages.tsv")
 MODEL = os.path.join(ROOT, "crates", "extractor", "src", "learned", "model.rs")
 SHARED_SETS = ["cleaneval", "cleanportaleval", "dragnet", "l3s-gn1", "readability", "wcxb"]
@@ -93,6 +93,29 @@ def q(value):
     if v == int(v) and abs(v) < 1e7:
         return str(int(v))
     return "%.3g" % v
+
+
+def write_table(header, rows):
+    """Writes the table to TABLE, transposed: one line per column (its name, then its values in
+    row order, tab-separated). Each column's values repeat among themselves, so xz packs the
+    transposed table to about 60% of the row-major one (3.9 MB against 6.5 MB). xz without a
+    timestamp or anything else that varies: the same table gives the same bytes."""
+    columns = [[name] for name in header]
+    for row in rows:
+        for col, value in zip(columns, row):
+            col.append(value)
+    data = "".join("\t".join(col) + "\n" for col in columns).encode("utf-8")
+    with open(TABLE, "wb") as f:
+        f.write(lzma.compress(data, format=lzma.FORMAT_XZ, preset=9 | lzma.PRESET_EXTREME))
+
+
+def read_table(path):
+    """The table's raw bytes and its lines row by row (the header first), each ending in a
+    newline, as `train_gbdt` reads them: the transposed file of write_table turned back."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    columns = [line.split("\t") for line in lzma.decompress(raw).decode("utf-8").splitlines()]
+    return raw, ["\t".join(row) + "\n" for row in zip(*columns)]
 
 
 def rows_of(dataset, stem, dump_path, truth_text):
@@ -155,14 +178,8 @@ def cmd_table(a):
                 names, rows = rows_of(dataset, s, os.path.join(out, s + ".blocks.tsv"), truth)
                 table.extend(rows)
                 pages.append((dataset, s, sha256_file(os.path.join(base, "html", s + ".html"))))
-    buf = io.StringIO()
-    buf.write("id\tlabel\tweight\t" + "\t".join(names) + "\n")
-    for rid, label, weight, feats in table:
-        buf.write("%s\t%d\t%s\t%s\n" % (rid, label, weight, "\t".join(feats)))
-    data = buf.getvalue().encode("utf-8")
-    # xz without a timestamp or anything else that varies: the same table gives the same bytes.
-    with open(TABLE, "wb") as f:
-        f.write(lzma.compress(data, format=lzma.FORMAT_XZ, preset=9 | lzma.PRESET_EXTREME))
+    header = ["id", "label", "weight"] + list(names)
+    write_table(header, ([rid, str(label), weight] + feats for rid, label, weight, feats in table))
     with open(PAGES, "w", encoding="utf-8") as f:
         f.write("# dataset\tpage\tsha256 of the html (wcxb-all: WCXB pages outside ../shared's sample)\n")
         for p in pages:
@@ -178,16 +195,13 @@ def excluded(rid, exclude):
 
 
 def cmd_fit(a):
-    with open(a.table, "rb") as f:
-        raw = f.read()
-    text = lzma.decompress(raw).decode("utf-8")
-    lines = text.splitlines(keepends=True)
+    raw, lines = read_table(a.table)
     kept = [lines[0]] + [l for l in lines[1:] if not excluded(l.split("\t", 1)[0], set(a.exclude))]
     proc = subprocess.run(
         ["cargo", "run", "--quiet", "--release", "--locked", "-p", "crawlsift-extractor",
          "--example", "train_gbdt", "--", str(a.trees)],
         input="".join(kept).encode("utf-8"), stdout=subprocess.PIPE, check=True, cwd=ROOT)
-    what = "scripts/extractor-model/blocks.tsv.xz (sha256 %s)" % hashlib.sha256(raw).hexdigest()
+    what = "scripts/extractor-model/%s (sha256 %s)" % (os.path.basename(a.table), hashlib.sha256(raw).hexdigest())
     if a.exclude:
         what += ", without " + ", ".join(sorted(a.exclude))
     head = ("//! The `learned` method's model: %d gradient-boosted trees of depth 4 over the block\n"
@@ -202,7 +216,7 @@ def cmd_fit(a):
 def cmd_check(a):
     """The committed rows of ../shared's pages equal what the current binary dumps for them."""
     binary = os.path.abspath(a.crawlsift)
-    table = lzma.decompress(open(a.table, "rb").read()).decode("utf-8").splitlines()
+    table = [line.rstrip("\n") for line in read_table(a.table)[1]]
     committed = {}
     for line in table[1:]:
         rid = line.split("\t", 1)[0]

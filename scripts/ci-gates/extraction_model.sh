@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Gate (issue #33) for the `learned` extraction method's model: trains it from the committed
-# table (scripts/extractor-model/blocks.tsv.xz) and fails unless the output is byte-identical to
+# table (scripts/extractor-model/blocks-by-column.tsv.xz) and fails unless the output is byte-identical to
 # the committed crates/extractor/src/learned/model.rs; then re-dumps the block features of the
 # SHARED pages in the table with the built binary and fails unless they equal the committed rows
 # (a feature change without a new table and model). Needs no network; builds only the trainer.

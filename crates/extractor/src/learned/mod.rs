@@ -5,7 +5,7 @@
 //! nothing, the `blocks` method's choice stands.
 //!
 //! The model ([`model`]) is Rust constants written by `scripts/train_extractor.py` from the
-//! committed training table `scripts/extractor-model/blocks.tsv.xz`; there is no runtime ML
+//! committed training table `scripts/extractor-model/blocks-by-column.tsv.xz`; there is no runtime ML
 //! dependency. [`explain`] gives, per block, the features, score and decision (`crawlsift extract
 //! --explain`, `--dump-blocks`).
 
