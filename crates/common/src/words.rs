@@ -1,9 +1,9 @@
-//! The one word rule of crawlsift's statistics and text reuse: a word is a maximal run of
+//! The one word rule of crawlsift's statistics, text reuse and `--drop-popular-phrases`: a word is a maximal run of
 //! Unicode letters and digits (general categories `L*` and `N*`, what Python's `[^\W_]+`
 //! matches), lower-cased with `str::to_lowercase`. No stemming, no stop list.
 //!
 //! Dedup's comparison of texts folds more (`crawlsift_dedup::normalize`: compatibility forms,
-//! ideographs split) on purpose; statistics and reuse count words as written, the way the
+//! ideographs split) on purpose; statistics, reuse and sentence keys count words as written, the way the
 //! published references and the PAN benchmarks do.
 
 use unicode_general_category::{get_general_category, GeneralCategory as G};

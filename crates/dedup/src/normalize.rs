@@ -8,18 +8,14 @@
 //! never matter. Scripts written without spaces (Han, Hiragana, Katakana, Thai, Lao, Khmer,
 //! Myanmar) give one word per character, as in UAX #29 for ideographs.
 //!
-//! The fingerprints and the phrase sketches (`crawlsift_phrases::sketch`) use these words. crawlsift
-//! has two other definitions of a word, kept apart on purpose because their outputs depend on them:
-//!
-//! - `crawlsift_stats::tokenize`: runs of Unicode letters and digits (`L*`, `N*`), lower-cased, no
-//!   normalization, which is Python's `[^\W_]+`, so that term statistics count words as written and
-//!   match the published reference counts (`../shared/corpus/text/INDEX.md`) and other tools.
-//! - the sentence key of `--drop-popular-phrases` (`crawlsift_phrases::repeats`): runs of
-//!   `char::is_alphanumeric`, lower-cased a character at a time. Keying its sentences on the words
-//!   here instead changes which sentences are dropped (measured on the 20k corpus: 6 more
-//!   repeated sentences, 184 fewer short ones), so it stays as it is until that change is wanted.
-//!
-//! The words here are for deciding that two texts say the same thing.
+//! The fingerprints and the phrase sketches (`crawlsift_phrases::sketch`) use these words. Every
+//! other part of crawlsift (statistics, text reuse, the sentence key of `--drop-popular-phrases`)
+//! uses the one other definition, `crawlsift_common::words`: runs of Unicode letters and digits
+//! (`L*`, `N*`), lower-cased, no normalization, which is Python's `[^\W_]+`, so that term
+//! statistics count words as written and match the published reference counts
+//! (`../shared/corpus/text/INDEX.md`) and other tools. The two stay apart on purpose: folding
+//! compatibility forms and splitting ideographs is right for deciding that two texts say the same
+//! thing, wrong for counting words as a reader sees them.
 //!
 //! The normalized text is the words joined by single spaces; it is what the exact hash covers.
 //! ASCII input (most of the web) takes a fast path that folds bytes in place; no `String` is

@@ -3,8 +3,8 @@
 //!
 //! **Unit and rule.** The unit is the sentence: a line of the main text cut after `.`, `!`, `?`
 //! (or `。`, `！`, `？`) followed by whitespace. A sentence of at least
-//! [`PHRASE_WORDS`](crawlsift_common::limits::PHRASE_WORDS) words whose normalised words
-//! (lowercased, letters and digits only) appeared in an earlier kept document is dropped; the
+//! [`PHRASE_WORDS`](crawlsift_common::limits::PHRASE_WORDS) words whose words
+//! ([`crawlsift_common::words`]: runs of letters and digits, lower-cased) appeared in an earlier kept document is dropped; the
 //! first document to hold it keeps it. Shorter sentences are never dropped: a phrase shorter than
 //! the k words of a popularity phrase is too common to say anything was copied.
 //!
@@ -25,7 +25,7 @@
 
 use std::collections::HashSet;
 
-use crawlsift_common::limits;
+use crawlsift_common::{limits, words};
 use serde::Serialize;
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -59,6 +59,8 @@ pub struct SentenceFilter {
     report: DropReport,
     /// Scratch of [`key`].
     buf: String,
+    /// Scratch of [`key`]: one word lower-cased.
+    word: String,
 }
 
 impl Default for SentenceFilter {
@@ -97,25 +99,19 @@ fn sentences(line: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// The hash of a sentence's normalised words and their count: the words lowercased, each followed
-/// by a space, in `buf`, hashed at once (XXH3) rather than a hasher call per character. These are
+/// The hash of a sentence's words and their count: the words of [`crawlsift_common::words`]
+/// (runs of letters and digits, lower-cased), each followed by a space, in `buf`, hashed at once
+/// (XXH3) rather than a hasher call per word. `word` is scratch space for lower-casing. These are
 /// not dedup's words (`crawlsift_dedup::normalize`, whose module notes why the definitions
 /// differ): keying sentences on those changes which sentences are dropped.
-fn key(sentence: &str, buf: &mut String) -> (u64, usize) {
+fn key(sentence: &str, buf: &mut String, word: &mut String) -> (u64, usize) {
     buf.clear();
     let mut words = 0;
-    for w in sentence
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-    {
-        if w.is_ascii() {
-            buf.extend(w.bytes().map(|b| char::from(b.to_ascii_lowercase())));
-        } else {
-            buf.extend(w.chars().flat_map(char::to_lowercase));
-        }
+    words::for_each_word(sentence, word, |w| {
+        buf.push_str(w);
         buf.push(' ');
         words += 1;
-    }
+    });
     (xxh3_64(buf.as_bytes()), words)
 }
 
@@ -127,6 +123,7 @@ impl SentenceFilter {
             cap,
             min_words: limits::PHRASE_WORDS,
             buf: String::new(),
+            word: String::new(),
             report: DropReport {
                 rule: format!(
                     "a sentence of {} words or more whose lowercased words an earlier kept \
@@ -152,7 +149,7 @@ impl SentenceFilter {
             for (a, b) in sentences(body) {
                 let s = &body[a..b];
                 self.report.sentences += 1;
-                let (h, words) = key(s, &mut self.buf);
+                let (h, words) = key(s, &mut self.buf, &mut self.word);
                 if words < self.min_words {
                     if words > 0 {
                         self.report.short_sentences += 1;
