@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use crawlsift_cdxj::{BuildSummary, INDEX};
+use crawlsift_cdxj::INDEX;
 use crawlsift_pipeline::run::index::{self, Request};
 use crawlsift_pipeline::run::segment::IndexSummary;
 
@@ -66,9 +66,15 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(crate::EXIT_INTERRUPTED));
     };
     if !args.quiet {
-        print_summary(&cdxj, &req.out.join(INDEX), !args.cdxj_only);
+        for line in index::cdxj_lines(&cdxj, &req.out.join(INDEX), !args.cdxj_only) {
+            eprintln!("crawlsift: {line}");
+        }
     }
-    let cdxj = cdxj_status(&cdxj);
+    let cdxj = match index::cdxj_ending(&cdxj) {
+        index::Ending::Failed => ExitCode::from(crate::EXIT_FATAL),
+        index::Ending::Problems => ExitCode::from(crate::EXIT_PROBLEMS),
+        index::Ending::Clean => ExitCode::SUCCESS,
+    };
     let Some(summary) = outcome.fingerprints else {
         return Ok(cdxj);
     };
@@ -108,73 +114,4 @@ fn print_fingerprints(summary: &IndexSummary, req: &Request, started: Instant) {
         per_doc(summary.sizes.profiles),
     );
     eprintln!("  index: {}", req.out.join("fp").display());
-}
-
-/// The CDXJ half's status: fatal when an input could not be indexed, problems when one was no
-/// archive or had record errors.
-fn cdxj_status(summary: &BuildSummary) -> ExitCode {
-    let failed = summary.inputs.iter().any(|i| {
-        i.not_indexed
-            .as_deref()
-            .is_some_and(|w| !matches!(w, "not_archive" | "already_indexed"))
-    });
-    let skipped = summary
-        .inputs
-        .iter()
-        .any(|i| i.not_indexed.as_deref() == Some("not_archive"));
-    if failed {
-        ExitCode::from(crate::EXIT_FATAL)
-    } else if skipped || summary.record_errors() > 0 {
-        ExitCode::from(crate::EXIT_PROBLEMS)
-    } else {
-        ExitCode::SUCCESS
-    }
-}
-
-/// `fp_said`: the fingerprint half read the inputs too and has named those it skipped (already
-/// indexed, no archive), so they are not named again.
-fn print_summary(s: &BuildSummary, index: &std::path::Path, fp_said: bool) {
-    let mut records = 0;
-    for i in &s.inputs {
-        records += i.records;
-        let why = i.not_indexed.as_deref();
-        if fp_said && matches!(why, Some("not_archive" | "already_indexed")) {
-            continue;
-        }
-        if let Some(why) = why {
-            eprintln!("crawlsift: {}: not indexed: {why}", i.path.display());
-        }
-        for e in i.report.error_examples.iter().take(5) {
-            eprintln!(
-                "crawlsift: {}: byte {}: {}: {}",
-                i.path.display(),
-                e.offset,
-                e.kind.as_str(),
-                e.message
-            );
-        }
-    }
-    let skipped: std::collections::BTreeMap<&str, u64> = s
-        .inputs
-        .iter()
-        .flat_map(|i| i.skipped.iter())
-        .fold(std::collections::BTreeMap::new(), |mut m, (k, v)| {
-            *m.entry(*k).or_default() += v;
-            m
-        });
-    let skipped: Vec<String> = skipped.iter().map(|(k, v)| format!("{k} {v}")).collect();
-    eprintln!(
-        "crawlsift: {} inputs, {records} records, {} lines added, {} in {} (records without a \
-         line: {}; record errors: {})",
-        s.inputs.len(),
-        s.new_lines,
-        s.total_lines,
-        index.display(),
-        if skipped.is_empty() {
-            "none".into()
-        } else {
-            skipped.join(", ")
-        },
-        s.record_errors()
-    );
 }

@@ -157,3 +157,86 @@ fn start_cdxj(req: &Request) -> Result<Build> {
     };
     Ok(Build::start(&inputs, &req.out, &opts, req.append)?)
 }
+
+/// How the CDXJ half of an index run ended, from the mildest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Ending {
+    /// Every input indexed without a record error.
+    Clean,
+    /// Finished, but an input was not an archive or records had errors.
+    Problems,
+    /// An input could not be indexed.
+    Failed,
+}
+
+/// The CDXJ half's status: fatal when an input could not be indexed, problems when one was no
+/// archive or had record errors.
+pub fn cdxj_ending(summary: &BuildSummary) -> Ending {
+    let failed = summary.inputs.iter().any(|i| {
+        i.not_indexed
+            .as_deref()
+            .is_some_and(|w| !matches!(w, "not_archive" | "already_indexed"))
+    });
+    let skipped = summary
+        .inputs
+        .iter()
+        .any(|i| i.not_indexed.as_deref() == Some("not_archive"));
+    if failed {
+        Ending::Failed
+    } else if skipped || summary.record_errors() > 0 {
+        Ending::Problems
+    } else {
+        Ending::Clean
+    }
+}
+
+/// The CDXJ half's report, a line each: inputs not indexed and why, the first record errors of
+/// each input, then the totals. `fp_said`: the fingerprint half read the inputs too and has named those it skipped (already
+/// indexed, no archive), so they are not named again.
+pub fn cdxj_lines(s: &BuildSummary, index: &Path, fp_said: bool) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut records = 0;
+    for i in &s.inputs {
+        records += i.records;
+        let why = i.not_indexed.as_deref();
+        if fp_said && matches!(why, Some("not_archive" | "already_indexed")) {
+            continue;
+        }
+        if let Some(why) = why {
+            lines.push(format!("{}: not indexed: {why}", i.path.display()));
+        }
+        for e in i.report.error_examples.iter().take(5) {
+            lines.push(format!(
+                "{}: byte {}: {}: {}",
+                i.path.display(),
+                e.offset,
+                e.kind.as_str(),
+                e.message
+            ));
+        }
+    }
+    let skipped: std::collections::BTreeMap<&str, u64> = s
+        .inputs
+        .iter()
+        .flat_map(|i| i.skipped.iter())
+        .fold(std::collections::BTreeMap::new(), |mut m, (k, v)| {
+            *m.entry(*k).or_default() += v;
+            m
+        });
+    let skipped: Vec<String> = skipped.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    lines.push(format!(
+        "{} inputs, {records} records, {} lines added, {} in {} (records without a \
+         line: {}; record errors: {})",
+        s.inputs.len(),
+        s.new_lines,
+        s.total_lines,
+        index.display(),
+        if skipped.is_empty() {
+            "none".into()
+        } else {
+            skipped.join(", ")
+        },
+        s.record_errors()
+    ));
+    lines
+}

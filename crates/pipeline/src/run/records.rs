@@ -2,15 +2,18 @@
 //! per input (with `summary`, only the tallies: every payload is still inflated and decoded, so
 //! this is the reading benchmark).
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 
-use crawlsift_reader::{ReaderConfig, Record};
+use crawlsift_reader::{FileReport, ReaderConfig, Record};
 
 use super::Hooks;
 use crate::describe::{describe, HttpTally};
 use crate::error::{Error, Result};
-use crate::flow::inputs::{InputSet, ReadTally};
+use crate::flow::inputs::{
+    add_counts, errors_by_name, not_an_archive, skip_kind, InputSet, ReadTally, SKIP_DUPLICATE,
+};
 use crate::flow::{map_inputs, Reports};
 use crate::lines::{DateFields, RecordLine};
 
@@ -109,4 +112,90 @@ fn decode_batch(batch: &[Record], inputs: &InputSet, summary: bool) -> Decoded {
         }
     }
     (text, per_file)
+}
+
+/// The `--summary` lines: one per input read (or skipped), then the total, which counts
+/// skipped inputs by kind and leaves their bytes out of the other counts.
+pub fn summary_lines(listed: &Listed) -> Vec<String> {
+    let mut lines = Vec::new();
+    let Listed {
+        inputs,
+        reports,
+        http: tallies,
+        tally,
+    } = listed;
+    let mut total = FileReport::default();
+    let mut total_tally = HttpTally::default();
+    for (fi, r) in reports.iter().enumerate() {
+        match r {
+            Some(Ok(r)) if not_an_archive(r) => {
+                lines.push(format!(
+                    "{}: skipped: {}",
+                    inputs.name(fi as u32),
+                    skip_kind(r)
+                ));
+            }
+            Some(Ok(r)) => {
+                add_counts(&mut total, r);
+                total_tally.add(&tallies[fi]);
+                lines.push(summary_line(inputs.name(fi as u32), r, &tallies[fi], None));
+            }
+            _ => {}
+        }
+    }
+    for (name, first) in &inputs.duplicates {
+        lines.push(format!(
+            "{name}: skipped: {SKIP_DUPLICATE} (the same file as {first})"
+        ));
+    }
+    lines.push(summary_line(
+        "TOTAL",
+        &total,
+        &total_tally,
+        Some(&tally.skipped_inputs),
+    ));
+    lines
+}
+
+/// Prints one `--summary` line; the total's (`skipped` given) ends with skipped inputs by kind.
+fn summary_line(
+    name: &str,
+    r: &FileReport,
+    t: &HttpTally,
+    skipped: Option<&BTreeMap<&'static str, u64>>,
+) -> String {
+    let kinds: Vec<String> = r
+        .records_by_kind
+        .iter()
+        .map(|(k, n)| format!("{k}={n}"))
+        .collect();
+    let errors: Vec<String> = errors_by_name(r)
+        .iter()
+        .map(|(k, n)| format!("{k}={n}"))
+        .collect();
+    let skipped = skipped.map_or(String::new(), |s| {
+        let kinds: Vec<String> = s.iter().map(|(k, n)| format!("{k}={n}")).collect();
+        format!(
+            " skipped_inputs={} [{}]",
+            s.values().sum::<u64>(),
+            kinds.join(" ")
+        )
+    });
+    format!(
+        "{name}: records={} [{}] bytes_in={} block_bytes={} http={} http_errors={} lying_headers={} payload_bytes={} invalid_dates={} errors={} [{}] digests ok={} mismatch={} unsupported={}{skipped}",
+        r.records,
+        kinds.join(" "),
+        r.bytes_in,
+        r.block_bytes,
+        t.http,
+        t.http_errors,
+        t.lied,
+        t.payload_bytes,
+        t.invalid_dates,
+        r.error_count(),
+        errors.join(" "),
+        r.digests.ok,
+        r.digests.mismatch,
+        r.digests.unsupported,
+    )
 }
