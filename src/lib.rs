@@ -163,9 +163,12 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
     if let Some(e) = err.downcast_ref::<crawlsift_pipeline::Error>() {
         return e.is_broken_pipe();
     }
+    // serde_json's error hides the io error it wraps from `source()`: ask it.
     err.chain().any(|e| {
         e.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            .map(std::io::Error::kind)
+            .or_else(|| e.downcast_ref::<serde_json::Error>()?.io_error_kind())
+            == Some(std::io::ErrorKind::BrokenPipe)
     })
 }
 

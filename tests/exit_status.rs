@@ -328,3 +328,43 @@ fn every_command_explains_the_statuses_in_its_help() {
         }
     }
 }
+
+/// A reader that goes away early (`| head`) is a normal end: status 0 and no error, for every
+/// command that writes to standard output, JSON or text. The output is made larger than a pipe
+/// holds (64 KiB), so the command is still writing when the reader leaves.
+#[test]
+fn a_reader_that_goes_away_is_a_quiet_end() {
+    use util::inputs;
+    let dir = tempfile::tempdir().unwrap();
+    let warc = dir.path().join("pages.warc");
+    let mut bytes = Vec::new();
+    for i in 0..400u64 {
+        bytes.extend(inputs::warc_page(
+            &format!("p{i}"),
+            inputs::article(i, 600).as_bytes(),
+        ));
+    }
+    std::fs::write(&warc, bytes).unwrap();
+    let w = s(&warc);
+    for args in [
+        &["records", w][..],
+        &["extract", w],
+        &["stats", "-q", "--top", "10000", w],
+        &["stats", "-q", "--json", "--top", "10000", w],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_crawlsift"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let mut first = [0u8; 100];
+        stdout.read_exact(&mut first).unwrap();
+        drop(stdout);
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
+        assert!(!err.contains("error"), "{args:?}: {err}");
+    }
+}

@@ -148,6 +148,12 @@ impl Error {
                     return true;
                 }
             }
+            // serde_json's error hides the io error it wraps from `source()`: ask it.
+            if let Some(json) = e.downcast_ref::<serde_json::Error>() {
+                if json.io_error_kind() == Some(std::io::ErrorKind::BrokenPipe) {
+                    return true;
+                }
+            }
             if let Some(Error::Stream(io)) = e.downcast_ref::<Error>() {
                 if io.kind() == std::io::ErrorKind::BrokenPipe {
                     return true;
