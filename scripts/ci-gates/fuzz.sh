@@ -5,8 +5,12 @@
 # notice when nightly is not there (the gate cannot run, which is not a failure of the code).
 #
 #   bash scripts/ci-gates/fuzz.sh [SHARED]
+#   bash scripts/ci-gates/fuzz.sh --build-only   (what .ci/run starts early, at the lowest
+#                                                 priority: the gate then finds the targets built)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+build_only=false
+if [ "${1:-}" = --build-only ]; then build_only=true; shift; fi
 shared=${1:-../shared}
 seconds=${FUZZ_SECONDS:-30}
 
@@ -23,10 +27,13 @@ if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
 fi
 
 # Build every target first so a build error is reported as such and the timed runs only fuzz.
+# (A build .ci/run started earlier holds cargo's lock on fuzz/target: this one waits for it,
+# then has nothing left to do.)
 if ! cargo +nightly fuzz build; then
   echo "fuzz gate: the fuzz targets do not build" >&2
   exit 1
 fi
+$build_only && exit 0
 
 # Targets run side by side, one per core (FUZZ_JOBS, default the cores there are): each still
 # gets its own core for its full FUZZ_SECONDS, so the gate fuzzes as much as one at a time, in
