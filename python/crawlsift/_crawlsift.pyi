@@ -129,7 +129,7 @@ def records(source: Source, payload: bool = False, threads: Optional[int] = None
 def extract(
     html: Union[bytes, str],
     content_type: Optional[str] = None,
-    method: str = "blocks",
+    method: str = "learned",
     *,
     format: None = None,
     metadata: bool = False,
@@ -139,7 +139,7 @@ def extract(
 def extract(
     html: Union[bytes, str],
     content_type: Optional[str] = None,
-    method: str = "blocks",
+    method: str = "learned",
     *,
     format: Literal["txt", "json", "markdown", "xml"],
     metadata: bool = False,
@@ -148,7 +148,7 @@ def extract(
 def extract(
     html: Union[bytes, str],
     content_type: Optional[str] = None,
-    method: str = "blocks",
+    method: str = "learned",
     *,
     format: Optional[str] = None,
     metadata: bool = False,
@@ -157,8 +157,8 @@ def extract(
     """The main text of one document, as ``crawlsift extract`` gives it.
 
     ``content_type`` is the HTTP ``Content-Type`` (its ``charset`` is honoured; an image, PDF,
-    audio, video or other binary type gives no text). ``method``: ``blocks`` (the CLI's
-    default), ``plateau``, ``full`` or ``learned``. Without ``format`` a dict (with
+    audio, video or other binary type gives no text). ``method``: ``learned`` (the CLI's
+    default), ``blocks``, ``plateau`` or ``full``. Without ``format`` a dict (with
     ``metadata`` when ``metadata=True``); with ``format`` (``txt``, ``json``, ``markdown``,
     ``xml``) the string ``crawlsift extract --html FILE --format FORMAT [--with-metadata]``
     prints. ``url``: where the page was captured (the metadata may use it).

@@ -21,7 +21,7 @@ def test_extract_gives_title_and_main_text():
     assert got["title"] == "Harbour news"
     assert "harbour bridge reopened" in got["text"]
     assert "Copyright" not in got["text"]
-    assert got["method"] == "blocks" and got["charset"]
+    assert got["method"] == "learned" and got["charset"]
     assert crawlsift.extract(PAGE.encode("utf-8"))["text"] == got["text"]
     assert "Copyright" in crawlsift.extract(PAGE, method="full")["text"]
 

@@ -71,12 +71,12 @@ fn parse_format(name: &str) -> PyResult<Format> {
 /// with `metadata=True`). With `format` (`txt`, `json`, `markdown` or `xml`), the string
 /// `crawlsift extract --html FILE --format FORMAT` prints (`--with-metadata` when `metadata`).
 /// `content_type` is the HTTP `Content-Type` (its `charset` parameter is honoured; a binary type
-/// gives no text); `method` is `blocks` (the CLI's default), `plateau`, `full` or `learned`;
+/// gives no text); `method` is `learned` (the CLI's default), `blocks`, `plateau` or `full`;
 /// `url` is where the page was captured (the metadata may use it). A document that gives no text
 /// (an image, a PDF, an empty page) raises `NoTextError` (a `ValueError`) naming why; an unknown
 /// method or format raises `ValueError`.
 #[pyfunction]
-#[pyo3(signature = (html, content_type = None, method = "blocks", *, format = None, metadata = false, url = None))]
+#[pyo3(signature = (html, content_type = None, method = "learned", *, format = None, metadata = false, url = None))]
 pub fn extract<'py>(
     py: Python<'py>,
     html: Body,
