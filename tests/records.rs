@@ -228,3 +228,46 @@ fn dates_are_iso_utc_with_the_raw_value_where_it_differs() {
     let text = String::from_utf8(o.stdout).unwrap();
     assert!(text.contains(" invalid_dates=1 "), "{text}");
 }
+
+/// `--verify-digests` says the outcome of each record's digests on its own line (`block_digest`,
+/// `payload_digest`: ok, mismatch or unsupported), not only in the summary's counts; without
+/// the flag, or without the header, the fields are absent.
+#[test]
+fn verify_digests_gives_each_records_outcome() {
+    let dir = tempfile::tempdir().unwrap();
+    let block = "The harbour bridge reopened on Monday.\n";
+    // sha1 of `block`, base32 (as WARC writers give it).
+    let digest = "sha1:P5GLFH565X5UP4UEQNKOVPQF2ZEE54FE";
+    let record = |id: &str, block: &str, digest: &str| {
+        format!(
+            "WARC/1.0\r\nWARC-Type: resource\r\nWARC-Record-ID: <urn:uuid:{id}>\r\n\
+             WARC-Date: 2024-01-01T00:00:00Z\r\nWARC-Target-URI: http://example.com/{id}\r\n\
+             Content-Type: text/plain\r\nWARC-Block-Digest: {digest}\r\n\
+             Content-Length: {}\r\n\r\n{block}\r\n\r\n",
+            block.len()
+        )
+    };
+    let warc = dir.path().join("digests.warc");
+    let text = [
+        record("right", block, digest),
+        record("wrong", &block.replace("Monday", "Sunday"), digest),
+        record("odd", block, "crc32:0000"),
+    ]
+    .concat();
+    std::fs::write(&warc, text).unwrap();
+    let w = warc.to_str().unwrap();
+    let o = crawlsift_ok(&["records", "--verify-digests", w], 3);
+    let lines: Vec<serde_json::Value> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let outcomes: Vec<&str> = lines
+        .iter()
+        .map(|l| l["block_digest"].as_str().unwrap())
+        .collect();
+    assert_eq!(outcomes, ["ok", "mismatch", "unsupported"], "{lines:?}");
+    assert!(lines.iter().all(|l| l.get("payload_digest").is_none()));
+    let o = crawlsift_ok(&["records", w], 0);
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("_digest"));
+}

@@ -44,6 +44,14 @@ pub struct RecordLine<'a> {
     pub http_status: Option<u16>,
     /// Bytes of the payload (the HTTP body, or the whole block).
     pub payload_length: u64,
+    /// With `--verify-digests`: `ok`, `mismatch` or `unsupported` for the record's
+    /// `WARC-Block-Digest`; absent without the flag or the header.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub block_digest: Option<&'static str>,
+    /// The same for `WARC-Payload-Digest` (never checked on a revisit, whose digest names the
+    /// original's payload).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payload_digest: Option<&'static str>,
 }
 
 /// One line of `crawlsift extract` for a page. `file`, `offset` and `date` are those of

@@ -21,6 +21,28 @@ pub enum DigestCheck {
     Unsupported,
 }
 
+impl DigestCheck {
+    /// `ok`, `mismatch` or `unsupported`, as `records --verify-digests` prints it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DigestCheck::Ok => "ok",
+            DigestCheck::Mismatch => "mismatch",
+            DigestCheck::Unsupported => "unsupported",
+        }
+    }
+}
+
+/// What checking one record's digest headers gave (with `verify_digests`): `None` where the
+/// record has no such header, or where it is not checked (a revisit's payload digest names the
+/// original's payload).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Digests {
+    /// `WARC-Block-Digest` against the block.
+    pub block: Option<DigestCheck>,
+    /// `WARC-Payload-Digest` against the payload as stored.
+    pub payload: Option<DigestCheck>,
+}
+
 /// Decodes RFC 4648 base32 (upper or lower case, padding optional).
 fn base32(s: &str) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(s.len() * 5 / 8);
@@ -92,16 +114,21 @@ fn count(c: &mut DigestCounts, r: DigestCheck) {
     }
 }
 
-/// Verifies a record's digest headers, adding the outcomes to `counts`.
-pub fn verify(rec: &Record, counts: &mut DigestCounts) {
-    if let Some(v) = rec.header("WARC-Block-Digest") {
-        count(counts, check(v, &rec.block));
+/// Verifies a record's digest headers, adding the outcomes to `counts`, and returns them.
+pub fn verify(rec: &Record, counts: &mut DigestCounts) -> Digests {
+    let block = rec
+        .header("WARC-Block-Digest")
+        .map(|v| check(v, &rec.block));
+    let payload = if rec.kind == RecordKind::Revisit {
+        None
+    } else {
+        rec.header("WARC-Payload-Digest")
+            .map(|v| check(v, &rec.payload()))
+    };
+    for r in [block, payload].into_iter().flatten() {
+        count(counts, r);
     }
-    if rec.kind != RecordKind::Revisit {
-        if let Some(v) = rec.header("WARC-Payload-Digest") {
-            count(counts, check(v, &rec.payload()));
-        }
-    }
+    Digests { block, payload }
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ use crate::fields::Fields;
 use bytes::Bytes;
 use crawlsift_common::SourcePos;
 
+use crate::digest::Digests;
 use crate::error::{ErrorKind, HttpError};
 use crate::http::{self, HttpResponse};
 
@@ -140,6 +141,9 @@ pub struct Record {
     /// An error the record was kept despite (`truncated`, `bad_length`, `missing_length`); it is
     /// also counted in the file report.
     pub error: Option<ErrorKind>,
+    /// What its digest headers gave, when the reader verifies them
+    /// ([`ReaderConfig::verify_digests`](crate::ReaderConfig)); empty otherwise.
+    pub digests: Digests,
 }
 
 impl Record {

@@ -106,6 +106,8 @@ fn decode_batch(batch: &[Record], inputs: &InputSet, summary: bool) -> Decoded {
                 content_type: rec.content_type.as_deref(),
                 http_status: status,
                 payload_length: payload_len,
+                block_digest: rec.digests.block.map(|d| d.as_str()),
+                payload_digest: rec.digests.payload.map(|d| d.as_str()),
             };
             serde_json::to_writer(&mut text, &line).expect("writing JSON to memory cannot fail");
             text.push(b'\n');

@@ -14,7 +14,7 @@ use crate::config::ReaderConfig;
 use crate::container::detect::detect_format;
 use crate::container::parse::{Parsed, Step};
 use crate::container::step;
-use crate::digest;
+use crate::digest::{self, Digests};
 use crate::error::ErrorKind;
 use crate::pool::POOL;
 use crate::record::{Format, Record};
@@ -214,7 +214,7 @@ impl<'c> Splitter<'c> {
         if let Some((kind, msg)) = &p.error {
             self.report.error(*kind, offset, msg.clone());
         }
-        let rec = Record {
+        let mut rec = Record {
             pos: SourcePos {
                 file: self.file,
                 offset,
@@ -231,6 +231,7 @@ impl<'c> Splitter<'c> {
             block: buf.slice(p.block),
             http_head: p.http_head.map(|r| buf.slice(r)),
             error: p.error.map(|e| e.0),
+            digests: Digests::default(),
         };
         self.next_index += 1;
         self.report.records += 1;
@@ -243,7 +244,7 @@ impl<'c> Splitter<'c> {
             }
         }
         if self.cfg.verify_digests {
-            digest::verify(&rec, &mut self.report.digests);
+            rec.digests = digest::verify(&rec, &mut self.report.digests);
         }
         rec
     }
