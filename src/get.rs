@@ -3,7 +3,7 @@
 //! text (the pipeline's page policy) or its metadata.
 
 use crate::ExitCode;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
@@ -77,16 +77,35 @@ pub fn run(args: GetArgs) -> anyhow::Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match args.format {
-        Format::Payload => {
+        Format::Payload | Format::Raw => {
             let rec = &fetched.record;
-            match rec.http() {
-                Some(Ok(resp)) => out.write_all(&resp.body)?,
-                _ => out.write_all(&rec.payload())?,
+            let http = rec.http().and_then(Result::ok);
+            let (bytes, what) = match (args.format, &http) {
+                (Format::Raw, _) => (stored_record(fetched)?, "record"),
+                (_, Some(resp)) => (resp.body.to_vec(), "payload"),
+                _ => (rec.payload().to_vec(), "payload"),
+            };
+            let kind = match &http {
+                Some(resp) => resp.header("Content-Type").map(str::to_string),
+                None => rec.content_type.clone(),
+            };
+            if out.is_terminal() && binary(&bytes) {
+                eprintln!(
+                    "crawlsift: {}: the {what} is binary ({} bytes{}): not printed to a terminal; \
+                     redirect it to a file (> FILE) or a pipe",
+                    args.url,
+                    bytes.len(),
+                    kind.map_or(String::new(), |t| format!(", {t}"))
+                );
+                return Ok(ExitCode::from(crate::EXIT_FATAL));
             }
+            out.write_all(&bytes)?;
         }
-        Format::Raw => out.write_all(&stored_record(fetched)?)?,
         Format::Text => {
-            let mut ex = ExtractorBuilder::new().build()?;
+            // The main text as `extract` gives it by default.
+            let mut ex = ExtractorBuilder::new()
+                .method(crawlsift_extractor::Method::Learned)
+                .build()?;
             match extract_record(&fetched.record, &mut ex) {
                 Outcome::Page(doc, _) => {
                     out.write_all(doc.text.as_bytes())?;
@@ -106,4 +125,11 @@ pub fn run(args: GetArgs) -> anyhow::Result<ExitCode> {
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Bytes a terminal would show as garbage: a NUL, or what is not UTF-8 text, in the first 8 KiB
+/// (a character cut at that end is not counted).
+fn binary(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(8192)];
+    head.contains(&0) || std::str::from_utf8(head).is_err_and(|e| e.error_len().is_some())
 }

@@ -220,3 +220,57 @@ fn every_real_capture_reads_back() {
     }
     assert!(n > 1000, "{n} lines");
 }
+
+/// Binary bytes (an image's payload, a gzip-encoded body in `--format raw`) are not printed to a
+/// terminal: status 1 and a message saying what to do; to a pipe or file they are printed as
+/// they are. The terminal is a real pseudo-terminal, made by `script` (util-linux).
+#[test]
+fn binary_bytes_are_not_printed_to_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let idx = dir.path().join("idx");
+    crawlsift_ok(
+        &["index", "data/sample.warc.gz", "--out", s(&idx), "--quiet"],
+        0,
+    );
+    let bin = env!("CARGO_BIN_EXE_crawlsift");
+    let on_terminal = |args: &str| {
+        let o = std::process::Command::new("script")
+            .args([
+                "-qec",
+                &format!("{bin} get {} {args}", s(&idx)),
+                "/dev/null",
+            ])
+            .current_dir(util::root())
+            .output()
+            .expect("script (util-linux) runs a command on a pseudo-terminal");
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+        )
+    };
+    let (code, said) = on_terminal("https://courier.example/logo.png");
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        said.contains("binary (1024 bytes, image/png)") && said.contains("redirect"),
+        "{said}"
+    );
+    let piped = crawlsift_ok(&["get", s(&idx), "https://courier.example/logo.png"], 0);
+    assert_eq!(piped.stdout.len(), 1024);
+    // Text goes to the terminal as ever.
+    let (code, said) = on_terminal("https://courier.example/orchard");
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("Cold spring leaves orchards"), "{said}");
+    // The stored record of a gzip-encoded page is binary too.
+    let (_dir, _warc, news) = indexed();
+    let o = std::process::Command::new("script")
+        .args([
+            "-qec",
+            &format!("{bin} get --format raw {} {URL}", s(&news)),
+            "/dev/null",
+        ])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{said}");
+    assert!(said.contains("the record is binary"), "{said}");
+}
