@@ -250,20 +250,6 @@ fn run_dir(args: &ExtractArgs, dir: &Path, out_dir: &Path) -> anyhow::Result<Exi
     } else {
         pages::run(dir, out_dir, format, &builder, threads)?
     };
-    eprintln!(
-        "crawlsift extract: {} pages written to {}{}{}",
-        done.written,
-        out_dir.display(),
-        if done.failed > 0 {
-            format!("; {} failed", done.failed)
-        } else {
-            String::new()
-        },
-        if done.unreadable > 0 {
-            format!("; {} unreadable folders or links", done.unreadable)
-        } else {
-            String::new()
-        }
-    );
+    eprintln!("crawlsift extract: {}", done.summary(out_dir));
     Ok(crate::pages_exit_code(done.failed + done.unreadable))
 }

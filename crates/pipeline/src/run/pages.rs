@@ -20,6 +20,24 @@ pub struct PagesDone {
     pub unreadable: usize,
 }
 
+impl PagesDone {
+    /// The closing line of `extract --html-dir`: pages written to `out_dir`, and those that
+    /// failed and the folders or links that could not be read, when there are any.
+    pub fn summary(&self, out_dir: &Path) -> String {
+        let mut line = format!("{} pages written to {}", self.written, out_dir.display());
+        if self.failed > 0 {
+            line.push_str(&format!("; {} failed", self.failed));
+        }
+        if self.unreadable > 0 {
+            line.push_str(&format!(
+                "; {} unreadable folders or links",
+                self.unreadable
+            ));
+        }
+        line
+    }
+}
+
 /// One page, decoded, extracted and written in `format`.
 pub fn page_text(ex: &mut Extractor, bytes: &[u8], format: Format) -> String {
     let decoded = charset::decode(bytes, None, ex.config().charset);
