@@ -99,6 +99,10 @@ pub struct Entry {
     pub phrases: Option<crawlsift_phrases::Sketch>,
     /// The record's capture date as it gives it, for the lines of `--text`.
     pub date: Option<String>,
+    /// How far its input had been read ([`crawlsift_reader::Record::read_to`]), for progress;
+    /// not kept in checkpoints.
+    #[serde(skip)]
+    pub read_to: u64,
 }
 
 impl Entry {
@@ -370,6 +374,7 @@ mod tests {
                 text: Some("one line of words".into()),
                 phrases: None,
                 date: Some("2020-01-02T03:04:05Z".into()),
+                read_to: 0,
             },
             Entry {
                 pos: (0, 812, 1),
@@ -382,6 +387,7 @@ mod tests {
                 text: None,
                 phrases: None,
                 date: None,
+                read_to: 0,
             },
         ]
     }

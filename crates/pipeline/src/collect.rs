@@ -61,6 +61,7 @@ pub fn entry_of(rec: &Record, ex: &mut Extractor) -> Entry {
         text: None,
         phrases: None,
         date: rec.date.clone(),
+        read_to: rec.read_to,
     };
     match clustered_page(rec, ex) {
         Ok(p) => {

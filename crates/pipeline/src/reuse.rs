@@ -101,6 +101,8 @@ pub struct ReuseSummary {
 struct Item {
     file: u32,
     offset: u64,
+    /// How far the input had been read ([`crawlsift_reader::Record::read_to`]), for progress.
+    read_to: u64,
     id: String,
     url: Option<String>,
     page: Result<(String, Sketch), &'static str>,
@@ -162,6 +164,7 @@ pub fn run_reuse(
             .map(|rec| Item {
                 file: rec.pos.file,
                 offset: rec.pos.offset,
+                read_to: rec.read_to,
                 id: rec.id.clone(),
                 url: rec.url.clone(),
                 page: clustered_page(rec, ex).map(|p| {
@@ -172,7 +175,7 @@ pub fn run_reuse(
             .collect::<Vec<Item>>()
     };
     let drain = |batch: Vec<Item>| -> Result<()> {
-        let last = batch.last().map(|i| (i.file, i.offset));
+        let last = batch.last().map(|i| (i.file, i.read_to));
         for item in batch {
             let (text, sketch) = match item.page {
                 Ok(p) => p,
@@ -203,8 +206,8 @@ pub fn run_reuse(
             spill.at += u64::from(len);
             corpus.add(&sketch, site);
         }
-        if let Some((file, offset)) = last {
-            progress(inputs.bytes_before(file) + offset, docs.len() as u64);
+        if let Some((file, read_to)) = last {
+            progress(inputs.bytes_before(file) + read_to, docs.len() as u64);
         }
         Ok(())
     };

@@ -141,6 +141,11 @@ pub struct Record {
     /// An error the record was kept despite (`truncated`, `bad_length`, `missing_length`); it is
     /// also counted in the file report.
     pub error: Option<ErrorKind>,
+    /// How far the input had been read (a file offset) when the batch holding the record was
+    /// decoded: at least its offset, and further on in a file compressed whole (one gzip member,
+    /// LZ4 or zstd frame), whose records all have the offset of that member. For progress, never
+    /// to find the record (that is `pos.offset` with `uoffset`).
+    pub read_to: u64,
     /// What its digest headers gave, when the reader verifies them
     /// ([`ReaderConfig::verify_digests`](crate::ReaderConfig)); empty otherwise.
     pub digests: Digests,

@@ -169,3 +169,56 @@ fn a_place_that_holds_no_record_is_an_error() {
     assert!(record_at(&path, 0, 1 << 40).is_err());
     assert!(record_at(&dir.path().join("missing"), 0, 0).is_err());
 }
+
+/// `read_to` tells how far a file compressed whole has been read while its records come, though
+/// every record has the offset of the one member or frame (0): what progress shows. It never
+/// goes back, never passes the file's end, and is at least the record's own offset. (A mapped
+/// gzip member that fits one libdeflate call is read at once: its records all say the end.)
+#[test]
+fn read_to_moves_through_a_file_compressed_whole() {
+    let data = warc(90, 60_000);
+    let cfg = ReaderConfig {
+        buffer_bytes: 1 << 18,
+        ..ReaderConfig::default()
+    };
+    let check = |name: &str, recs: &[Record], len: u64, streamed: bool| {
+        assert_eq!(recs.len(), 90, "{name}");
+        assert!(recs.iter().all(|r| r.pos.offset == 0 && r.read_to <= len));
+        assert!(
+            recs.windows(2).all(|w| w[0].read_to <= w[1].read_to),
+            "{name}"
+        );
+        let inside = recs
+            .iter()
+            .filter(|r| r.read_to > 0 && r.read_to < len)
+            .count();
+        assert!(
+            !streamed || inside > 10,
+            "{name}: {inside} records read before the end"
+        );
+    };
+    let gz = common::gz(&data);
+    let mut recs: Vec<Record> = Vec::new();
+    crawlsift_reader::read_stream(std::io::Cursor::new(&gz), 0, &cfg, &mut |b| {
+        recs.extend(b);
+        true
+    })
+    .unwrap();
+    check("whole.warc.gz on a pipe", &recs, gz.len() as u64, true);
+    for (name, bytes, streamed) in [
+        ("whole.warc.gz", gz.clone(), false),
+        ("one.warc.zst", zstd(&data), true),
+        ("one.warc.lz4", lz4(&data), true),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(name);
+        std::fs::write(&path, &bytes).unwrap();
+        let mut recs: Vec<Record> = Vec::new();
+        read_input(&Input::Path(path), 0, &cfg, &mut |b| {
+            recs.extend(b);
+            true
+        })
+        .unwrap();
+        check(name, &recs, bytes.len() as u64, streamed);
+    }
+}

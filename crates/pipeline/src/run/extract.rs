@@ -6,7 +6,6 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 
-use crawlsift_common::SourcePos;
 use crawlsift_extractor::{format, Extractor, ExtractorBuilder, Format, Metadata, TextMethod};
 use crawlsift_reader::{ReaderConfig, Record};
 
@@ -70,8 +69,8 @@ struct Extracted {
     skips: Vec<&'static str>,
     /// Documents (pages and feed items) written.
     docs: u64,
-    /// The position of the batch's last record, for progress.
-    last: Option<SourcePos>,
+    /// The input of the batch's last record and how far it had been read, for progress.
+    last: Option<(u32, u64)>,
 }
 
 /// Extracts every page of the inputs into `target`, in input order. The target is opened
@@ -121,8 +120,8 @@ pub fn run(req: &ExtractRequest, target: Target<'_>, hooks: &Hooks<'_>) -> Resul
                 *counts.skipped.entry(why).or_default() += 1;
             }
             counts.documents += b.docs;
-            if let Some(pos) = b.last {
-                let done = inputs.bytes_before(pos.file) + pos.offset;
+            if let Some((file, read_to)) = b.last {
+                let done = inputs.bytes_before(file) + read_to;
                 hooks.progress.update(done, counts.documents);
             }
             let w: &mut dyn Write = match &mut out {
@@ -187,7 +186,7 @@ fn extract_batch(
         last: None,
     };
     for rec in batch {
-        b.last = Some(rec.pos);
+        b.last = Some((rec.pos.file, rec.read_to));
         let file = inputs.name(rec.pos.file);
         let date = DateFields::of(rec.date.as_deref());
         match extract_record(rec, ex) {

@@ -127,15 +127,12 @@ pub fn read_documents_into(
         read_in_order(s, inputs, reading, event, workers, |batch| -> Result<()> {
             match batch {
                 Batch::Items(entries) => {
-                    let last = entries.last().map(Entry::source_pos);
+                    let last = entries.last().map(|e| (e.pos.0, e.read_to));
                     for e in entries {
                         col.accept(e, true)?;
                     }
-                    if let Some(pos) = last {
-                        (hooks.progress)(
-                            inputs.bytes_before(pos.file) + pos.offset,
-                            col.documents(),
-                        );
+                    if let Some((file, read_to)) = last {
+                        (hooks.progress)(inputs.bytes_before(file) + read_to, col.documents());
                     }
                 }
                 Batch::FileDone(f, r) => col.file_done(f, r, checkpointable[f as usize])?,

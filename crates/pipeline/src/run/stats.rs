@@ -85,6 +85,7 @@ pub fn run(req: &StatsRequest, hooks: &Hooks<'_>, quiet: bool) -> Result<Counted
             .iter()
             .map(|rec| Item {
                 input: rec.pos.file,
+                read_to: rec.read_to,
                 doc: DocRef {
                     id: rec.id.clone(),
                     url: rec.url.clone(),
@@ -105,15 +106,15 @@ pub fn run(req: &StatsRequest, hooks: &Hooks<'_>, quiet: bool) -> Result<Counted
         init,
         map,
         |batch: Vec<Item>| -> Result<()> {
-            let last = batch.last().map(|i| (i.input, i.doc.offset));
+            let last = batch.last().map(|i| (i.input, i.read_to));
             for item in batch {
                 documents += u64::from(item.terms.is_ok());
                 counting.add(item).map_err(scratch)?;
             }
-            if let Some((input, offset)) = last {
+            if let Some((input, read_to)) = last {
                 hooks
                     .progress
-                    .update(inputs.bytes_before(input) + offset, documents);
+                    .update(inputs.bytes_before(input) + read_to, documents);
             }
             Ok(())
         },
@@ -149,6 +150,8 @@ pub fn run(req: &StatsRequest, hooks: &Hooks<'_>, quiet: bool) -> Result<Counted
 struct Item {
     /// The input it came from (its index).
     input: u32,
+    /// How far the input had been read ([`crawlsift_reader::Record::read_to`]), for progress.
+    read_to: u64,
     doc: DocRef,
     terms: Result<DocTerms, &'static str>,
 }

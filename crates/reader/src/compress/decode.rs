@@ -89,6 +89,13 @@ pub(crate) trait Decode {
     fn abandon(&mut self, _skipped: u64, _report: &mut FileReport) -> io::Result<bool> {
         Ok(false)
     }
+
+    /// How far into the input file decoding has read (the offset of the next unread byte), where
+    /// the decoder knows it: what progress shows for a file compressed whole, whose records all
+    /// carry the offset of the one member or frame. `None` leaves the records' offsets to tell.
+    fn position(&self) -> Option<u64> {
+        None
+    }
 }
 
 #[cfg(test)]

@@ -35,6 +35,14 @@ impl<I: Input> Frame<I> {
         }
     }
 
+    /// The input the decoder reads from (at what it has read of it so far).
+    pub(crate) fn input(&self) -> &I {
+        match self {
+            Frame::Lz4(d) => d.get_ref(),
+            Frame::Zstd(d) => d.get_ref(),
+        }
+    }
+
     /// The input, after what the decoder read of it.
     pub(crate) fn into_inner(self) -> I {
         match self {

@@ -441,6 +441,14 @@ fn size_hint<I: Input>(input: &I) -> Option<usize> {
 }
 
 impl<I: Input> Decode for Members<I> {
+    fn position(&self) -> Option<u64> {
+        match &self.state {
+            State::Between(input) | State::Gzip(input, _) => Some(input.offset()),
+            State::Frame { frame, .. } => Some(frame.input().offset()),
+            State::Done => None,
+        }
+    }
+
     fn fill(
         &mut self,
         out: &mut Vec<u8>,

@@ -68,6 +68,9 @@ pub(crate) struct Splitter<'c> {
     /// buffers is counted once.
     last_skip: Option<(ErrorKind, u64)>,
     pub stopped: bool,
+    /// How far the decoder had read into the input after the last batch it filled
+    /// ([`Decode::position`]): each record's [`Record::read_to`] is at least this.
+    read_to: u64,
 }
 
 impl<'c> Splitter<'c> {
@@ -81,6 +84,7 @@ impl<'c> Splitter<'c> {
             batch: Vec::new(),
             last_skip: None,
             stopped: false,
+            read_to: 0,
         }
     }
 
@@ -232,6 +236,7 @@ impl<'c> Splitter<'c> {
             http_head: p.http_head.map(|r| buf.slice(r)),
             error: p.error.map(|e| e.0),
             digests: Digests::default(),
+            read_to: offset.max(self.read_to),
         };
         self.next_index += 1;
         self.report.records += 1;
@@ -290,6 +295,9 @@ impl<'c> Splitter<'c> {
             v.extend_from_slice(&carry);
             let mut marks = std::mem::take(&mut carry_marks);
             let eof = dec.fill(&mut v, want, &mut marks, &mut self.report)?;
+            if let Some(at) = dec.position() {
+                self.read_to = self.read_to.max(at);
+            }
             let buf = POOL.freeze(v);
             let records = self.report.records;
             let (mut consumed, mut more) = self.process(&buf, &marks, eof, sink);
