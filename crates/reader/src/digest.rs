@@ -7,41 +7,9 @@ use md5::Md5;
 use sha1::{Digest, Sha1};
 use sha2::Sha256;
 
+pub use crate::record::{DigestCheck, Digests};
 use crate::record::{Record, RecordKind};
 use crate::report::DigestCounts;
-
-/// Outcome of checking one digest header.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DigestCheck {
-    /// The digest matches.
-    Ok,
-    /// The digest does not match.
-    Mismatch,
-    /// Unknown algorithm or undecodable value.
-    Unsupported,
-}
-
-impl DigestCheck {
-    /// `ok`, `mismatch` or `unsupported`, as `records --verify-digests` prints it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DigestCheck::Ok => "ok",
-            DigestCheck::Mismatch => "mismatch",
-            DigestCheck::Unsupported => "unsupported",
-        }
-    }
-}
-
-/// What checking one record's digest headers gave (with `verify_digests`): `None` where the
-/// record has no such header, or where it is not checked (a revisit's payload digest names the
-/// original's payload).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Digests {
-    /// `WARC-Block-Digest` against the block.
-    pub block: Option<DigestCheck>,
-    /// `WARC-Payload-Digest` against the payload as stored.
-    pub payload: Option<DigestCheck>,
-}
 
 /// Decodes RFC 4648 base32 (upper or lower case, padding optional).
 fn base32(s: &str) -> Option<Vec<u8>> {

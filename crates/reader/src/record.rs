@@ -5,7 +5,6 @@ use crate::fields::Fields;
 use bytes::Bytes;
 use crawlsift_common::SourcePos;
 
-use crate::digest::Digests;
 use crate::error::{ErrorKind, HttpError};
 use crate::http::{self, HttpResponse};
 
@@ -201,4 +200,37 @@ impl Record {
         }
         self.block.clone()
     }
+}
+
+/// Outcome of checking one digest header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DigestCheck {
+    /// The digest matches.
+    Ok,
+    /// The digest does not match.
+    Mismatch,
+    /// Unknown algorithm or undecodable value.
+    Unsupported,
+}
+
+impl DigestCheck {
+    /// `ok`, `mismatch` or `unsupported`, as `records --verify-digests` prints it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DigestCheck::Ok => "ok",
+            DigestCheck::Mismatch => "mismatch",
+            DigestCheck::Unsupported => "unsupported",
+        }
+    }
+}
+
+/// What checking one record's digest headers gave (with `verify_digests`): `None` where the
+/// record has no such header, or where it is not checked (a revisit's payload digest names the
+/// original's payload).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Digests {
+    /// `WARC-Block-Digest` against the block.
+    pub block: Option<DigestCheck>,
+    /// `WARC-Payload-Digest` against the payload as stored.
+    pub payload: Option<DigestCheck>,
 }
