@@ -29,6 +29,23 @@ fn status(args: &[&str], code: i32, said: &str) -> Output {
     o
 }
 
+/// Runs crawlsift with `args`, reads the first `n` bytes of its standard output, then closes it
+/// (as `| head -c N` does) and waits for the end.
+fn read_then_leave(args: &[&str], n: usize) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crawlsift"))
+        .args(args)
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = vec![0u8; n];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    child.wait_with_output().unwrap()
+}
+
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
@@ -182,17 +199,7 @@ fn extract_html_statuses() {
         "cannot be used with",
     );
     // A reader that goes away (`| head -1`) ends the run quietly, as in the archive mode.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crawlsift"))
-        .args(["extract", "--html", s(&a)])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout = child.stdout.take().unwrap();
-    let mut first = [0u8; 16];
-    stdout.read_exact(&mut first).unwrap();
-    drop(stdout);
-    let o = child.wait_with_output().unwrap();
+    let o = read_then_leave(&["extract", "--html", s(&a)], 16);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(!err.contains("Broken pipe"), "{err}");
@@ -352,17 +359,7 @@ fn a_reader_that_goes_away_is_a_quiet_end() {
         &["stats", "-q", "--top", "10000", w],
         &["stats", "-q", "--json", "--top", "10000", w],
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_crawlsift"))
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdout = child.stdout.take().unwrap();
-        let mut first = [0u8; 100];
-        stdout.read_exact(&mut first).unwrap();
-        drop(stdout);
-        let o = child.wait_with_output().unwrap();
+        let o = read_then_leave(args, 100);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
         assert!(!err.contains("error"), "{args:?}: {err}");
