@@ -81,9 +81,9 @@ pub fn run(args: GetArgs) -> anyhow::Result<ExitCode> {
             let rec = &fetched.record;
             let http = rec.http().and_then(Result::ok);
             let (bytes, what) = match (args.format, &http) {
-                (Format::Raw, _) => (stored_record(fetched)?, "record"),
-                (_, Some(resp)) => (resp.body.to_vec(), "payload"),
-                _ => (rec.payload().to_vec(), "payload"),
+                (Format::Raw, _) => (stored_record(fetched)?.into(), "record"),
+                (_, Some(resp)) => (resp.body.clone(), "payload"),
+                _ => (rec.payload(), "payload"),
             };
             let kind = match &http {
                 Some(resp) => resp.header("Content-Type").map(str::to_string),
@@ -103,9 +103,7 @@ pub fn run(args: GetArgs) -> anyhow::Result<ExitCode> {
         }
         Format::Text => {
             // The main text as `extract` gives it by default.
-            let mut ex = ExtractorBuilder::new()
-                .method(crawlsift_extractor::Method::Learned)
-                .build()?;
+            let mut ex = ExtractorBuilder::new().method(get::TEXT_METHOD).build()?;
             match extract_record(&fetched.record, &mut ex) {
                 Outcome::Page(doc, _) => {
                     out.write_all(doc.text.as_bytes())?;

@@ -160,16 +160,7 @@ where
 
 /// Whether `err` comes from writing to a pipe whose reader has gone (`crawlsift ... | head`).
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    if let Some(e) = err.downcast_ref::<crawlsift_pipeline::Error>() {
-        return e.is_broken_pipe();
-    }
-    // serde_json's error hides the io error it wraps from `source()`: ask it.
-    err.chain().any(|e| {
-        e.downcast_ref::<std::io::Error>()
-            .map(std::io::Error::kind)
-            .or_else(|| e.downcast_ref::<serde_json::Error>()?.io_error_kind())
-            == Some(std::io::ErrorKind::BrokenPipe)
-    })
+    crawlsift_pipeline::is_broken_pipe(err.as_ref())
 }
 
 /// The error and its causes on one line, each said once: a cause whose text its context already

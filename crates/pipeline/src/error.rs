@@ -141,28 +141,31 @@ impl Error {
     /// Whether the error is, or is caused by, writing to a pipe whose reader has gone
     /// (`crawlsift ... | head`).
     pub fn is_broken_pipe(&self) -> bool {
-        let mut cur: Option<&(dyn std::error::Error + 'static)> = Some(self);
-        while let Some(e) = cur {
-            if let Some(io) = e.downcast_ref::<std::io::Error>() {
-                if io.kind() == std::io::ErrorKind::BrokenPipe {
-                    return true;
-                }
-            }
-            // serde_json's error hides the io error it wraps from `source()`: ask it.
-            if let Some(json) = e.downcast_ref::<serde_json::Error>() {
-                if json.io_error_kind() == Some(std::io::ErrorKind::BrokenPipe) {
-                    return true;
-                }
-            }
-            if let Some(Error::Stream(io)) = e.downcast_ref::<Error>() {
-                if io.kind() == std::io::ErrorKind::BrokenPipe {
-                    return true;
-                }
-            }
-            cur = e.source();
-        }
-        false
+        is_broken_pipe(self)
     }
+}
+
+/// Whether `err`, or an error that caused it, is a write to a pipe whose reader has gone: the
+/// one test the library's errors and the command line's use.
+pub fn is_broken_pipe(err: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cur = Some(err);
+    while let Some(e) = cur {
+        let kind = if let Some(io) = e.downcast_ref::<std::io::Error>() {
+            Some(io.kind())
+        } else if let Some(json) = e.downcast_ref::<serde_json::Error>() {
+            // serde_json's error hides the io error it wraps from `source()`: ask it.
+            json.io_error_kind()
+        } else if let Some(Error::Stream(io)) = e.downcast_ref::<Error>() {
+            Some(io.kind())
+        } else {
+            None
+        };
+        if kind == Some(std::io::ErrorKind::BrokenPipe) {
+            return true;
+        }
+        cur = e.source();
+    }
+    false
 }
 
 /// Adds what was being done, and on which path, to an I/O error.

@@ -8,6 +8,9 @@ use crawlsift_cdxj::Capture;
 
 use crate::error::{fail, Result};
 
+/// The method `get --format text` extracts with: `extract`'s default, so both give one text.
+pub const TEXT_METHOD: crawlsift_extractor::Method = crawlsift_extractor::Method::Learned;
+
 /// A capture found.
 pub struct Found {
     /// The capture asked for (a revisit, when it is one).
