@@ -27,9 +27,7 @@ fuzz_target!(|data: &[u8]| {
         for rec in &batch {
             let _ = rec.payload();
             if let Ok(page) = clustered_page(rec, &mut ex) {
-                clusterer
-                    .add(fpr.fingerprint(&page.text))
-                    .expect("no budget is set, so nothing spills");
+                clusterer.add(fpr.fingerprint(&page.text));
             }
         }
         true

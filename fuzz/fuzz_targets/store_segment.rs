@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use crawlsift_common::budget::MemoryBudget;
 use crawlsift_dedup::{Clusterer, DedupConfig, Fingerprint, Fingerprinter};
 use crawlsift_store::bands::{table_count, table_key};
 use crawlsift_store::file::{write_file, Access, StoreFile};
@@ -83,12 +84,10 @@ fn base() -> &'static Base {
         write_segment(&dir, NAME, &cfg, &inputs, &docs).expect("the base segment");
         let mut clusterer = Clusterer::new(&cfg).expect("settings");
         for fp in &fps {
-            clusterer
-                .add(fp.clone())
-                .expect("no budget is set, so nothing spills");
+            clusterer.add(fp.clone());
         }
         let (clustering, templates) = clusterer
-            .cluster_with_templates(1)
+            .cluster_with_templates(1, &MemoryBudget::default())
             .expect("no budget is set, so nothing spills");
         write_state(&dir, &cfg, DOCS, &clustering, &templates).expect("the state");
         let mut manifest = Manifest::new(cfg.clone());

@@ -21,6 +21,7 @@
 
 use std::time::Instant;
 
+use crawlsift_common::budget::{MemoryBudget, Part, Spilled};
 use crawlsift_dedup::minhash::mix64;
 use crawlsift_dedup::{Clusterer, DedupConfig, Fingerprint, Fingerprinter};
 
@@ -102,9 +103,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let threads = threads.max(1);
     let mut planted: Vec<(u32, u32)> = Vec::new();
     let mut clusterer = Clusterer::new(&cfg)?;
-    if let Some(bytes) = memory {
-        clusterer.bound_memory(bytes, spill.as_deref());
-    }
+    let mut budget = match memory {
+        Some(bytes) => MemoryBudget::new(bytes, spill.as_deref()),
+        None => MemoryBudget::default(),
+    };
     // Fingerprinted in blocks on the threads, added in document order.
     const BLOCK: u64 = 100_000;
     let mut start = 0u64;
@@ -130,11 +132,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             hs.into_iter().map(|h| h.join().expect("worker")).collect()
         });
         for (fp, of) in parts.into_iter().flatten() {
-            let d = clusterer.add(fp)?;
-            let over = clusterer.excess_bytes();
-            if over > 0 {
-                clusterer.spill_signatures(over)?;
-            }
+            let d = clusterer.add_counted(fp, "", &mut budget);
+            budget.keep(|part, bytes, dir| match part {
+                Part::Profiles => clusterer.spill_profiles(bytes, dir),
+                Part::Signatures => clusterer.spill_signatures(bytes, dir),
+                Part::Catalog | Part::Fixed => Ok(Spilled::default()),
+            })?;
             if let Some(of) = of {
                 planted.push((of as u32, d));
             }
@@ -149,7 +152,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     let t1 = Instant::now();
-    let result = clusterer.finish_on(threads)?;
+    let result = clusterer.cluster_within(threads, &budget)?;
     let t_cl = t1.elapsed().as_secs_f64();
     let assign = result.assignments(n as usize);
     let found = planted

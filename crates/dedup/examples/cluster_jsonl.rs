@@ -92,7 +92,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let t1 = Instant::now();
     let mut clusterer = Clusterer::new(&cfg)?;
     for fp in &fps {
-        clusterer.add(fp.clone())?;
+        clusterer.add(fp.clone());
     }
     let bytes_per_doc = clusterer.index_bytes_per_document();
     let result = clusterer.finish()?;

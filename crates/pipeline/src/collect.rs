@@ -1,14 +1,14 @@
 //! The collector of a dedup run: takes record outcomes ([`Entry`]) in input order, live or replayed
 //! from a checkpoint, feeds the clusterer, keeps per-record metadata for `documents.jsonl.gz`
-//! ([`Catalog`]), counting its bytes against the clusterer's budget ([`Clusterer::count_beside`])
-//! and spilling its oldest records once the word profiles alone no longer make room
-//! ([`Clusterer::excess_bytes`]), spills texts for `--text` and checkpoints each input once it is
-//! read.
+//! ([`Catalog`]), counts what both hold into the run's [`MemoryBudget`] and, when the budget
+//! says so ([`MemoryBudget::keep`]), has the part it names move its oldest items to disk
+//! (profiles, then catalog records, then signatures); spills texts for `--text` and checkpoints
+//! each input once it is read.
 
 use crate::error::{Error, IoContext, Result};
 use std::collections::BTreeMap;
-use std::path::Path;
 
+use crawlsift_common::budget::{MemoryBudget, Part, Spilled};
 use crawlsift_dedup::Clusterer;
 use crawlsift_extractor::Extractor;
 use crawlsift_reader::{FileReport, Record};
@@ -77,6 +77,9 @@ pub fn entry_of(rec: &Record, ex: &mut Extractor) -> Entry {
 pub struct Collected {
     /// The clusterer holding every document's fingerprint, in input order.
     pub clusterer: Clusterer,
+    /// The run's memory budget, as it stands once every document is held: clustering works in
+    /// what it leaves ([`Clusterer::cluster_within`]).
+    pub budget: MemoryBudget,
     /// Per-record metadata.
     pub catalog: Catalog,
     /// Records that gave no document, by reason.
@@ -118,6 +121,7 @@ impl Collected {
 /// Takes entries in input order and keeps what the outputs need (see the module doc).
 pub struct Collector<'a> {
     clusterer: Clusterer,
+    budget: MemoryBudget,
     catalog: Catalog,
     skipped: BTreeMap<String, u64>,
     spill: Option<TextSpill>,
@@ -130,16 +134,18 @@ pub struct Collector<'a> {
 }
 
 impl<'a> Collector<'a> {
-    /// A collector over `inputs` inputs, checkpointing into `checkpoints`, spilling page texts
-    /// into `spill` when given (and then keeping them in checkpoints).
+    /// A collector over `inputs` inputs into `clusterer`, within `budget`, checkpointing into
+    /// `checkpoints`, spilling page texts into `spill` when given (and then keeping them in
+    /// checkpoints).
     pub fn new(
-        clusterer: Clusterer,
+        (clusterer, budget): (Clusterer, MemoryBudget),
         inputs: usize,
         checkpoints: &'a mut Checkpoints,
         spill: Option<TextSpill>,
     ) -> Self {
         Collector {
             clusterer,
+            budget,
             catalog: Catalog::default(),
             skipped: BTreeMap::new(),
             keep_text: spill.is_some(),
@@ -190,8 +196,7 @@ impl<'a> Collector<'a> {
                     simhash: fp.simhash,
                 };
                 let site = crate::site::site_of(origin.url.as_deref());
-                // A spill file that cannot be written (the disk is full) stops the run now.
-                let doc = self.clusterer.add_on_site(fp, &site)?;
+                let doc = self.clusterer.add_counted(fp, &site, &mut self.budget);
                 if let Some(store) = self.phrases.as_mut() {
                     store.push(e.phrases.take());
                 }
@@ -210,7 +215,7 @@ impl<'a> Collector<'a> {
                     skipped: None,
                     doc: Some(doc),
                 });
-                self.clusterer.count_beside(held)?;
+                self.budget.count(Part::Catalog, held);
                 self.keep_within_budget()?;
             }
             (why, _) => {
@@ -224,7 +229,7 @@ impl<'a> Collector<'a> {
                         skipped: Some(why),
                         doc: None,
                     });
-                    self.clusterer.count_beside(held)?;
+                    self.budget.count(Part::Catalog, held);
                     self.keep_within_budget()?;
                 }
             }
@@ -232,28 +237,27 @@ impl<'a> Collector<'a> {
         Ok(())
     }
 
-    /// Past the resident budget with every word profile on disk, moves the oldest records of the
-    /// catalog to its spill file (in the clusterer's spill folder), then, once those are all on
-    /// disk, the oldest signatures ([`Clusterer::spill_signatures`]).
+    /// Past the budget's resident share, has the parts it names, in its order, move their oldest
+    /// items to its spill folder. A spill file that cannot be written (the disk is full) stops
+    /// the run now.
     fn keep_within_budget(&mut self) -> Result<()> {
-        let over = self.clusterer.excess_bytes();
-        if over == 0 {
-            return Ok(());
-        }
-        let Some(dir) = self.clusterer.spill_dir().map(Path::to_path_buf) else {
-            return Ok(());
-        };
-        let freed = self.catalog.spill_oldest(over, &dir).at(&dir, || {
-            format!(
-                "writing the catalog of records to a temporary file in {}",
-                dir.display()
-            )
-        })?;
-        self.clusterer.release_beside(freed);
-        if freed < over {
-            self.clusterer.spill_signatures(over - freed)?;
-        }
-        Ok(())
+        let (clusterer, catalog) = (&mut self.clusterer, &mut self.catalog);
+        self.budget.keep(|part, bytes, dir| -> Result<Spilled> {
+            Ok(match part {
+                Part::Profiles => clusterer.spill_profiles(bytes, dir)?,
+                Part::Signatures => clusterer.spill_signatures(bytes, dir)?,
+                Part::Catalog => Spilled {
+                    freed: catalog.spill_oldest(bytes, dir).at(dir, || {
+                        format!(
+                            "writing the catalog of records to a temporary file in {}",
+                            dir.display()
+                        )
+                    })?,
+                    kept: 0,
+                },
+                Part::Fixed => Spilled::default(),
+            })
+        })
     }
 
     /// Input `file` was read to its end: keeps its summary and, when `checkpoint`, saves its
@@ -299,6 +303,7 @@ impl<'a> Collector<'a> {
         })?;
         Ok(Collected {
             clusterer: self.clusterer,
+            budget: self.budget,
             catalog: self.catalog,
             skipped: self.skipped,
             spill: self.spill,

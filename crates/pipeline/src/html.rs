@@ -369,7 +369,7 @@ mod tests {
                     vocabulary[(u * u * 3000.0) as usize % 3000].as_str()
                 })
                 .collect();
-            c.add(f.fingerprint(&text.join(" "))).unwrap();
+            c.add(f.fingerprint(&text.join(" ")));
         }
         let clustering = c.cluster_on(1).unwrap();
         let verdicts = Verdicts::new(&clustering, c.len());

@@ -44,7 +44,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crawlsift_common::{limits, memory};
+use crawlsift_common::budget::{MemoryBudget, Part, Spilled};
+use crawlsift_common::limits;
 
 use crate::error::{DedupError, SpillError};
 use crate::fingerprint::{DedupConfig, Fingerprint};
@@ -146,17 +147,20 @@ impl DocPrint {
 }
 
 /// Collects fingerprints (in document order, each with its site) and clusters them.
+///
+/// It holds what it is given and spills what it is told to ([`spill_profiles`](Self::spill_profiles),
+/// [`spill_signatures`](Self::spill_signatures)); when and how much is the run's
+/// [`MemoryBudget`]'s to say, which [`add_counted`](Self::add_counted) counts into and whose
+/// working memory the clustering steps take ([`cluster_within`](Self::cluster_within)).
 #[derive(Debug)]
 pub struct Clusterer {
     cfg: DedupConfig,
-    /// The memory budget, in bytes ([`Clusterer::bound_memory`]).
-    memory: usize,
     fps: Vec<DocPrint>,
     /// The word profiles of the documents not spilled, oldest first.
     profiles: VecDeque<WordProfile>,
     sites: Vec<u32>,
     site_ids: HashMap<String, u32>,
-    /// Word profiles spilled past their share of the budget ([`Clusterer::bound_memory`]).
+    /// Word profiles moved to disk ([`Clusterer::spill_profiles`]).
     spill: Option<ProfileSpill>,
     /// Every document's signature, side by side, the oldest possibly on disk
     /// ([`Clusterer::spill_signatures`]).
@@ -169,13 +173,20 @@ struct ExactGroups {
     heads: Vec<u32>,
 }
 
+/// Bytes one added document made the clusterer hold, by part of the budget.
+#[derive(Debug, Clone, Copy, Default)]
+struct Held {
+    fixed: usize,
+    profile: usize,
+    signature: usize,
+}
+
 impl Clusterer {
     /// A clusterer for `cfg`.
     pub fn new(cfg: &DedupConfig) -> Result<Self, DedupError> {
         cfg.validate()?;
         Ok(Self {
             cfg: cfg.clone(),
-            memory: limits::DEDUP_MEMORY_DEFAULT,
             fps: Vec::new(),
             profiles: VecDeque::new(),
             sites: Vec::new(),
@@ -187,21 +198,36 @@ impl Clusterer {
 
     /// Adds the next document's fingerprint, of no known site, and returns its index. Documents
     /// without a site learn templates together, as one site.
-    pub fn add(&mut self, fp: Fingerprint) -> Result<u32, SpillError> {
+    pub fn add(&mut self, fp: Fingerprint) -> u32 {
         self.add_on_site(fp, "")
     }
 
     /// Adds the next document's fingerprint with its site (a host name: pages of one site share
-    /// template lines) and returns its index. An error (word profiles that cannot be spilled) ends
-    /// the clustering: the clusterer is not to be used after it.
-    pub fn add_on_site(&mut self, mut fp: Fingerprint, site: &str) -> Result<u32, SpillError> {
+    /// template lines) and returns its index.
+    pub fn add_on_site(&mut self, fp: Fingerprint, site: &str) -> u32 {
+        self.push(fp, site).0
+    }
+
+    /// As [`add_on_site`](Self::add_on_site), counting what the document makes the clusterer hold
+    /// into `budget` (its fingerprint and site as [`Part::Fixed`], its profile and signature as
+    /// theirs). Spilling is the budget's call ([`MemoryBudget::keep`]).
+    pub fn add_counted(&mut self, fp: Fingerprint, site: &str, budget: &mut MemoryBudget) -> u32 {
+        let (doc, held) = self.push(fp, site);
+        budget.count(Part::Fixed, held.fixed);
+        budget.count(Part::Profiles, held.profile);
+        budget.count(Part::Signatures, held.signature);
+        budget.document_added();
+        doc
+    }
+
+    fn push(&mut self, mut fp: Fingerprint, site: &str) -> (u32, Held) {
         let next = self.site_ids.len() as u32;
-        let mut held = 0;
+        let mut held = Held::default();
         let id = match self.site_ids.get(site) {
             Some(&id) => id,
             None => {
                 self.site_ids.insert(site.to_string(), next);
-                held += site.len() + std::mem::size_of::<(String, u32)>();
+                held.fixed += site.len() + std::mem::size_of::<(String, u32)>();
                 next
             }
         };
@@ -214,145 +240,45 @@ impl Clusterer {
         );
         self.sites.push(id);
         let doc = self.fps.len() as u32;
-        held += self.signatures.push(&mut fp);
+        held.signature = self.signatures.push(&mut fp);
         let profile = std::mem::take(&mut fp.profile);
-        let profile_bytes = profile.memory_bytes();
+        held.profile = profile.memory_bytes();
         self.profiles.push_back(profile);
         self.fps.push(DocPrint::of(&fp));
-        held += (self.fps.capacity() - capacity.0) * std::mem::size_of::<DocPrint>()
+        held.fixed += (self.fps.capacity() - capacity.0) * std::mem::size_of::<DocPrint>()
             + (self.sites.capacity() - capacity.1) * std::mem::size_of::<u32>()
             + (self.profiles.capacity() - capacity.2) * std::mem::size_of::<WordProfile>();
-        if let Some(spill) = self.spill.as_mut() {
-            spill.count_profile(profile_bytes);
-            spill.count_beside(held);
-        }
-        if (doc as usize + 1).is_multiple_of(limits::DEDUP_MEASURE_EVERY_DOCS) {
-            self.measure_unseen();
-        }
-        self.keep_within_budget()?;
-        Ok(doc)
+        (doc, held)
     }
 
-    /// Measures what the process holds beyond the count (the batches of the reading threads,
-    /// the allocator's slack) and counts what of it passes the room the budget leaves beside its
-    /// resident share (less `limits::DEDUP_WORKING_UNPLANNED_PERCENT`), so that more spills and
-    /// the process stays within the budget while documents are read.
-    fn measure_unseen(&mut self) {
-        let Some(spill) = self.spill.as_mut() else {
-            return;
-        };
-        let Some(measured) = memory::settled_resident_bytes() else {
-            return;
-        };
-        let whole = self.memory / 100 * (100 - limits::DEDUP_WORKING_UNPLANNED_PERCENT);
-        let room = whole.saturating_sub(spill.budget());
-        let beyond = measured.saturating_sub(spill.counted_bytes());
-        spill.set_unseen(beyond.saturating_sub(room));
+    /// Moves the word profiles of the oldest documents still holding theirs to an unnamed
+    /// temporary file in `dir` (the first call makes it), until about `bytes` are freed or every
+    /// profile is there. Verification, template learning and [`profile`](Self::profile) read them
+    /// back; the clustering is the same bytes. Errors are the disk's: the clusterer is not to be
+    /// used after one.
+    pub fn spill_profiles(&mut self, bytes: usize, dir: &Path) -> Result<Spilled, SpillError> {
+        let spill = self.spill.get_or_insert_with(|| ProfileSpill::new(dir));
+        spill.spill(&mut self.profiles, bytes)
     }
 
-    /// Spills the oldest word profiles still in memory while the resident share is passed.
-    fn keep_within_budget(&mut self) -> Result<(), SpillError> {
-        match self.spill.as_mut() {
-            Some(spill) => spill.keep(&mut self.profiles),
-            None => Ok(()),
-        }
-    }
-
-    /// Bounds the memory of this clustering to about `bytes` (at least
-    /// `limits::DEDUP_MEMORY_MIN`). Its working memory (the transposed signature rows, the
-    /// per-band key lists, the word bags of candidate pairs) stays within it: steps that would
-    /// pass it work in parts. With `spill_to`, the budget covers what is held per document too:
-    /// while the word profiles, the fingerprints and what the caller counts beside them
-    /// ([`count_beside`](Self::count_beside)) would pass `limits::DEDUP_PROFILE_RESIDENT_PERCENT`
-    /// of it, the oldest profiles still in memory are appended to an unnamed temporary file in
-    /// that folder (read back when needed), then the caller is told to move its own holdings out
-    /// ([`excess_bytes`](Self::excess_bytes)); each step's working memory is what the budget
-    /// leaves beside what the process then holds, counted or measured, whichever is larger (at
-    /// least `limits::DEDUP_WORKING_MIN_PERCENT` of it). Call it before the first
-    /// [`add`](Self::add). The clustering is the
-    /// same bytes whatever the budget and whether anything was spilled. Past that, the caller
-    /// moves the signatures out too ([`spill_signatures`](Self::spill_signatures)); what stays is
-    /// 32 bytes of fingerprint a document and where the rest is.
-    pub fn bound_memory(&mut self, bytes: usize, spill_to: Option<&Path>) {
-        self.memory = bytes.max(limits::DEDUP_MEMORY_MIN);
-        self.spill = spill_to.map(|dir| {
-            let share = self.memory / 100 * limits::DEDUP_PROFILE_RESIDENT_PERCENT;
-            ProfileSpill::new(dir, share)
-        });
-    }
-
-    /// Counts `bytes` the caller holds for as long as the clusterer (per-record metadata) against
-    /// the resident share of [`bound_memory`](Self::bound_memory) (profiles spill first to make
-    /// room); nothing without a spill folder. An error is that of spilling profiles, as for
-    /// [`add_on_site`](Self::add_on_site).
-    pub fn count_beside(&mut self, bytes: usize) -> Result<(), SpillError> {
-        if let Some(spill) = self.spill.as_mut() {
-            spill.count_beside(bytes);
-        }
-        self.keep_within_budget()
-    }
-
-    /// Takes back `bytes` counted by [`count_beside`](Self::count_beside) that the caller no
-    /// longer holds in memory (it moved them to disk).
-    pub fn release_beside(&mut self, bytes: usize) {
-        if let Some(spill) = self.spill.as_mut() {
-            spill.release_beside(bytes);
-        }
-    }
-
-    /// Bytes held per document past the resident share once every word profile is on disk:
-    /// what the caller should move out of memory ([`release_beside`](Self::release_beside)).
-    /// Always 0 without a spill folder.
-    pub fn excess_bytes(&self) -> usize {
-        self.spill.as_ref().map_or(0, ProfileSpill::excess)
-    }
-
-    /// The folder spilled files go to ([`bound_memory`](Self::bound_memory)), if any.
-    pub fn spill_dir(&self) -> Option<&Path> {
-        self.spill.as_ref().map(ProfileSpill::dir)
-    }
-
-    /// Documents whose word profile was spilled to disk ([`bound_memory`](Self::bound_memory)).
+    /// Documents whose word profile was spilled to disk ([`spill_profiles`](Self::spill_profiles)).
     pub fn spilled_documents(&self) -> usize {
         self.spill.as_ref().map_or(0, ProfileSpill::spilled)
     }
 
     /// Moves the MinHash signatures (and wide bytes) of the oldest documents still holding theirs
-    /// to disk, `limits::DEDUP_SIGNATURE_SPILL_BLOCK` documents at a time, until about `bytes`
-    /// are freed: what the caller does once every word profile and what it holds itself are on
-    /// disk and the fingerprints still pass the resident share of
-    /// [`bound_memory`](Self::bound_memory). Clustering reads them back (a block of rows at a
-    /// time for band keys and popularity, one signature at a time for a candidate check), and the
-    /// result is the same bytes. Returns the bytes freed; nothing without a spill folder.
-    pub fn spill_signatures(&mut self, bytes: usize) -> Result<usize, SpillError> {
-        let Some(spill) = self.spill.as_mut() else {
-            return Ok(0);
-        };
-        let freed = self.signatures.spill(spill.dir(), bytes)?;
-        spill.release_beside(freed);
-        Ok(freed)
+    /// to disk in `dir`, `limits::DEDUP_SIGNATURE_SPILL_BLOCK` documents at a time, until about
+    /// `bytes` are freed. Clustering reads them back (a block of rows at a time for band keys and
+    /// popularity, one signature at a time for a candidate check), and the result is the same
+    /// bytes.
+    pub fn spill_signatures(&mut self, bytes: usize, dir: &Path) -> Result<Spilled, SpillError> {
+        let freed = self.signatures.spill(dir, bytes)?;
+        Ok(Spilled { freed, kept: 0 })
     }
 
     /// Documents whose signatures were spilled to disk ([`spill_signatures`](Self::spill_signatures)).
     pub fn spilled_signatures(&self) -> usize {
         self.signatures.spilled()
-    }
-
-    /// Working memory of the next clustering step: the budget, less what is held when it shares
-    /// it ([`bound_memory`](Self::bound_memory)): the larger of what is counted per document and
-    /// the process's measured resident set (which sees the allocator's slack and what earlier
-    /// steps still hold), less `limits::DEDUP_WORKING_UNPLANNED_PERCENT` of it for what steps
-    /// hold beside their plans, and never less than `limits::DEDUP_WORKING_MIN_PERCENT` of it.
-    fn working_memory(&self) -> usize {
-        let Some(spill) = self.spill.as_ref() else {
-            return self.memory;
-        };
-        let counted = spill.resident_bytes();
-        let measured = memory::settled_resident_bytes().unwrap_or(0);
-        let percent = |p: usize| self.memory / 100 * p;
-        let planned = self.memory - percent(limits::DEDUP_WORKING_UNPLANNED_PERCENT);
-        let floor = percent(limits::DEDUP_WORKING_MIN_PERCENT);
-        planned.saturating_sub(counted.max(measured)).max(floor)
     }
 
     /// Every document's fingerprint and profile, spilled profiles written out first.
@@ -415,9 +341,8 @@ impl Clusterer {
         self.finish_on(1)
     }
 
-    /// Clusters everything added, sharing the work among `threads` threads. The result does not
-    /// depend on `threads`. An error is a spill file that could not be written or read back
-    /// (only with [`bound_memory`](Self::bound_memory) given a folder).
+    /// Clusters everything added, sharing the work among `threads` threads, in the default
+    /// budget. The result does not depend on `threads`.
     pub fn finish_on(self, threads: usize) -> Result<Clustering, SpillError> {
         self.cluster_on(threads)
     }
@@ -451,14 +376,27 @@ impl Clusterer {
 
     /// As [`finish_on`](Self::finish_on), keeping the fingerprints (for [`profile`](Self::profile)).
     pub fn cluster_on(&self, threads: usize) -> Result<Clustering, SpillError> {
-        Ok(self.cluster_with_templates(threads)?.0)
+        self.cluster_within(threads, &MemoryBudget::default())
     }
 
-    /// As [`cluster_on`](Self::cluster_on), also giving the hashes of the lines found to be site
-    /// template (sorted): what a later search needs to compare words as clustering did.
+    /// Clusters everything added on `threads` threads, each step working within what `budget`
+    /// leaves ([`MemoryBudget::working_memory`]): steps that would pass it work in parts. The
+    /// result is the same bytes whatever the threads and the budget. An error is a spill file
+    /// that could not be written or read back.
+    pub fn cluster_within(
+        &self,
+        threads: usize,
+        budget: &MemoryBudget,
+    ) -> Result<Clustering, SpillError> {
+        Ok(self.cluster_with_templates(threads, budget)?.0)
+    }
+
+    /// As [`cluster_within`](Self::cluster_within), also giving the hashes of the lines found to
+    /// be site template (sorted): what a later search needs to compare words as clustering did.
     pub fn cluster_with_templates(
         &self,
         threads: usize,
+        budget: &MemoryBudget,
     ) -> Result<(Clustering, Vec<u64>), SpillError> {
         let threads = threads.max(1);
         let cfg = &self.cfg;
@@ -484,14 +422,14 @@ impl Clusterer {
             cfg,
             self.sigs(),
             &groups.heads,
-            threads_within(threads, groups.heads.len(), self.working_memory()),
+            threads_within(threads, groups.heads.len(), budget.working_memory()),
         );
         let popular = Popularity::measure(
             cfg,
             self.sigs(),
             (&groups.heads, &same),
             &mut stats,
-            PopularityPlan::new(threads, self.working_memory()),
+            PopularityPlan::new(threads, budget.working_memory()),
         );
         drop(same);
         let mut boilerplate_head = vec![false; n];
@@ -508,8 +446,8 @@ impl Clusterer {
             .copied()
             .filter(|&h| self.judged(h as usize) && !boilerplate_head[h as usize])
             .collect();
-        let pairs = self.candidates(&search, &popular, &mut stats, threads);
-        self.count_short_near(&groups.heads, &popular, &mut stats, threads)?;
+        let pairs = self.candidates(&search, &popular, &mut stats, (threads, budget));
+        self.count_short_near(&groups.heads, &popular, &mut stats, (threads, budget))?;
         drop(popular);
 
         // 4: site templates; heads mostly made of template lines are boilerplate too.
@@ -520,7 +458,7 @@ impl Clusterer {
             &groups.head_of,
             &pairs,
             threads,
-            self.working_memory(),
+            budget.working_memory(),
         )?;
         stats.same_class_pairs = templates.same_class_pairs;
         stats.template_lines = templates.lines.len() as u64;
@@ -552,7 +490,7 @@ impl Clusterer {
             &templates,
             &boilerplate_head,
             &mut stats,
-            (threads, self.working_memory()),
+            (threads, budget.working_memory()),
         )?;
         drop(pairs);
         let clusters = join::gather(fps, &groups.head_of, &joined, &short_web, &mut stats);
@@ -642,7 +580,7 @@ impl Clusterer {
         heads: &[u32],
         popular: &Popularity,
         stats: &mut ClusterStats,
-        threads: usize,
+        (threads, budget): (usize, &MemoryBudget),
     ) -> Result<(), SpillError> {
         let short: Vec<u32> = heads
             .iter()
@@ -650,12 +588,12 @@ impl Clusterer {
             .filter(|&h| !self.judged(h as usize))
             .collect();
         let mut scratch = ClusterStats::default();
-        let pairs = self.candidates(&short, popular, &mut scratch, threads);
+        let pairs = self.candidates(&short, popular, &mut scratch, (threads, budget));
         let docs = self.docs()?;
         let shares = template::judge_pairs(
             &pairs,
             threads,
-            self.working_memory(),
+            budget.working_memory(),
             |d| docs.profile_words(d),
             |d, out| {
                 docs.profile(d)?.bag_into(|_| true, out);
@@ -689,13 +627,13 @@ impl Clusterer {
         heads: &[u32],
         popular: &Popularity,
         stats: &mut ClusterStats,
-        threads: usize,
+        (threads, budget): (usize, &MemoryBudget),
     ) -> Vec<(u32, u32)> {
         let (cfg, fps, sigs) = (&self.cfg, &self.fps, self.sigs());
         let all_wide = heads.iter().all(|&h| sigs.has_wide(h));
         stats.band_key_bits = if all_wide { 32 } else { 16 };
         let need = fewest_agreements(cfg);
-        let threads = threads_within(threads, heads.len(), self.working_memory());
+        let threads = threads_within(threads, heads.len(), budget.working_memory());
         let plausible = |a: u32, b: u32| {
             hamming(fps[a as usize].simhash, fps[b as usize].simhash) <= cfg.simhash_max_hamming
                 || agreements(&sigs.sig(a), &sigs.sig(b)) >= need

@@ -1,9 +1,9 @@
 //! Where the word profiles of a clustering are kept: in memory, in a queue of the documents not yet
-//! spilled, while they, with what is held beside them (the fingerprints, the caller's per-record
-//! metadata), fit the resident budget; past it the oldest profiles still in memory are appended
-//! to an unnamed temporary file, in document order, each document's place kept in memory (16
-//! bytes a document). Verification, template learning and the report read a spilled profile back with
-//! one positioned read (`pread`) of its bytes, so resident memory holds only the profiles being
+//! spilled; when the run's memory budget says so (`crawlsift_common::budget`, profiles first of
+//! the parts that spill), the oldest profiles still in memory are appended to an unnamed temporary
+//! file, in document order, each document's place kept in memory (16 bytes a document).
+//! Verification, template learning and the report read a spilled profile back with one
+//! positioned read (`pread`) of its bytes, so resident memory holds only the profiles being
 //! compared; the file is gone when the clusterer is dropped, however the run ends.
 //!
 //! [`Docs`] is the clustering steps' view of every document's profile, wherever that is. A write
@@ -18,6 +18,7 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use crawlsift_common::budget::Spilled;
 use crawlsift_common::limits::DEDUP_SPILL_WRITE_BUFFER as SPILL_WRITE_BUFFER;
 
 use crate::error::SpillError;
@@ -41,21 +42,11 @@ impl Slot {
     }
 }
 
-/// The profiles spilled past the resident budget, and the budget.
+/// The profiles moved to disk, oldest first.
 #[derive(Debug)]
 pub(crate) struct ProfileSpill {
     /// Folder of the temporary file.
     dir: PathBuf,
-    /// Bytes that profiles and what is held beside them may take before profiles spill.
-    resident_budget: usize,
-    /// Bytes of profiles kept in memory.
-    resident_bytes: usize,
-    /// Bytes held beside the profiles that count against the same budget (fingerprints, the
-    /// caller's per-record metadata).
-    beside: usize,
-    /// Bytes the process was last measured to hold beyond what is counted and beyond what the
-    /// budget leaves for them ([`ProfileSpill::set_unseen`]): they count against the same budget.
-    unseen: usize,
     /// Where the profile of each spilled document is: documents spill in order, oldest first,
     /// so the spilled ones are the first `slots.len()`.
     slots: Vec<Slot>,
@@ -65,52 +56,14 @@ pub(crate) struct ProfileSpill {
 }
 
 impl ProfileSpill {
-    /// Keeps profiles in memory while they and what is held beside them take at most
-    /// `resident_budget` bytes; past it, spills them into an unnamed file in `dir`.
-    pub(crate) fn new(dir: &Path, resident_budget: usize) -> Self {
+    /// A spill into an unnamed file in `dir`, made at the first profile.
+    pub(crate) fn new(dir: &Path) -> Self {
         Self {
             dir: dir.to_path_buf(),
-            resident_budget,
-            resident_bytes: 0,
-            beside: 0,
-            unseen: 0,
             slots: Vec::new(),
             file: None,
             end: 0,
         }
-    }
-
-    /// Bytes held in memory: profiles, what was counted beside them, and what was measured
-    /// beyond both.
-    pub(crate) fn resident_bytes(&self) -> usize {
-        self.counted_bytes() + self.unseen
-    }
-
-    /// Bytes counted in memory: profiles, and what was counted beside them.
-    pub(crate) fn counted_bytes(&self) -> usize {
-        self.resident_bytes + self.beside
-    }
-
-    /// The bytes profiles and what is held beside them may take.
-    pub(crate) fn budget(&self) -> usize {
-        self.resident_budget
-    }
-
-    /// Sets the bytes the process holds beyond what is counted (the reading threads' batches,
-    /// the allocator's slack) past what the budget leaves for them: they count against the
-    /// resident budget until the next measurement, so more is spilled.
-    pub(crate) fn set_unseen(&mut self, bytes: usize) {
-        self.unseen = bytes;
-    }
-
-    /// The folder of the spill file.
-    pub(crate) fn dir(&self) -> &Path {
-        &self.dir
-    }
-
-    /// Counts `bytes` held beside the profiles against the resident budget.
-    pub(crate) fn count_beside(&mut self, bytes: usize) {
-        self.beside += bytes;
     }
 
     /// Documents whose profile was spilled.
@@ -118,37 +71,25 @@ impl ProfileSpill {
         self.slots.len()
     }
 
-    /// Counts the profile of a document being added (`bytes` in memory).
-    pub(crate) fn count_profile(&mut self, bytes: usize) {
-        self.resident_bytes += bytes;
-    }
-
-    /// Takes back `bytes` counted beside the profiles (what the caller moved out of memory).
-    pub(crate) fn release_beside(&mut self, bytes: usize) {
-        self.beside = self.beside.saturating_sub(bytes);
-    }
-
-    /// Bytes held past the resident budget (once every profile is in the file, what is held
-    /// beside them is all that can still pass it).
-    pub(crate) fn excess(&self) -> usize {
-        self.resident_bytes().saturating_sub(self.resident_budget)
-    }
-
-    /// Moves the oldest profiles still in memory into the file, in document order, until the
-    /// resident budget holds again (or every profile is in the file).
-    /// `resident` holds the profiles of the documents not spilled yet, oldest first. After an
-    /// error the spill is not to be used again.
-    pub(crate) fn keep(&mut self, resident: &mut VecDeque<WordProfile>) -> Result<(), SpillError> {
-        while self.resident_bytes() > self.resident_budget {
+    /// Moves the oldest profiles of `resident` (the profiles of the documents not spilled yet,
+    /// oldest first) into the file, in document order, until `bytes` of memory are freed or
+    /// every profile is in the file. After an error the spill is not to be used again.
+    pub(crate) fn spill(
+        &mut self,
+        resident: &mut VecDeque<WordProfile>,
+        bytes: usize,
+    ) -> Result<Spilled, SpillError> {
+        let mut done = Spilled::default();
+        while done.freed < bytes {
             let Some(p) = resident.pop_front() else {
                 break;
             };
-            self.resident_bytes = self.resident_bytes.saturating_sub(p.memory_bytes());
-            self.beside += std::mem::size_of::<Slot>(); // where it went stays in memory
+            done.freed += p.memory_bytes();
+            done.kept += std::mem::size_of::<Slot>(); // where it went stays in memory
             let at = self.end;
             self.write(&p).map_err(|e| self.error("writing", at, e))?;
         }
-        Ok(())
+        Ok(done)
     }
 
     /// The error of a failed write or read at byte `offset` of the file.

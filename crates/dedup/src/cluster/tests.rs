@@ -39,7 +39,7 @@ fn run(texts: &[String]) -> Clustering {
     let mut f = Fingerprinter::new(&cfg);
     let mut c = Clusterer::new(&cfg).unwrap();
     for t in texts {
-        c.add(f.fingerprint(t)).unwrap();
+        c.add(f.fingerprint(t));
     }
     c.finish().unwrap()
 }
@@ -114,15 +114,14 @@ fn too_short_texts_are_reported_and_only_exact_copies_of_them_clustered() {
     let mut f = Fingerprinter::new(&cfg);
     let mut c = Clusterer::new(&cfg).unwrap();
     for (i, t) in texts.iter().enumerate() {
-        c.add_on_site(f.fingerprint(t), &format!("site{}.example", i % 2))
-            .unwrap();
+        c.add_on_site(f.fingerprint(t), &format!("site{}.example", i % 2));
     }
     let r = c.finish().unwrap();
     assert!(r.clusters.is_empty(), "{:?}", r.clusters);
     assert_eq!(r.stats.short_web_exact_groups, 1);
     let mut c = Clusterer::new(&cfg).unwrap();
     for t in &texts {
-        c.add_on_site(f.fingerprint(t), "one.example").unwrap();
+        c.add_on_site(f.fingerprint(t), "one.example");
     }
     assert_eq!(c.finish().unwrap().clusters.len(), 1);
 }
@@ -162,7 +161,7 @@ fn a_site_skeleton_does_not_make_its_pages_near_duplicates() {
     let mut f = Fingerprinter::new(&cfg);
     let mut c = Clusterer::new(&cfg).unwrap();
     for t in &texts {
-        c.add_on_site(f.fingerprint(t), "www.example.org").unwrap();
+        c.add_on_site(f.fingerprint(t), "www.example.org");
     }
     let r = c.finish().unwrap();
     assert_eq!(r.clusters.len(), 1, "{:?}", r.clusters);
@@ -179,8 +178,7 @@ fn a_site_skeleton_does_not_make_its_pages_near_duplicates() {
     // words, and the siblings would be near-duplicates of each other.
     let mut c = Clusterer::new(&cfg).unwrap();
     for (i, t) in texts.iter().enumerate() {
-        c.add_on_site(f.fingerprint(t), &format!("host{i}"))
-            .unwrap();
+        c.add_on_site(f.fingerprint(t), &format!("host{i}"));
     }
     assert_eq!(c.finish().unwrap().stats.template_lines, 0);
 }
@@ -225,7 +223,7 @@ fn template_pages_are_boilerplate_and_copies_carrying_the_template_still_join() 
     let mut f = Fingerprinter::new(&cfg);
     let mut c = Clusterer::new(&cfg).unwrap();
     for t in &texts {
-        c.add(f.fingerprint(t)).unwrap();
+        c.add(f.fingerprint(t));
     }
     let r = c.finish().unwrap();
     assert!(r.boilerplate.is_empty());
@@ -293,7 +291,7 @@ fn a_family_larger_than_the_popular_limit_is_one_cluster_not_boilerplate() {
     let mut f = Fingerprinter::new(&cfg);
     let mut c = Clusterer::new(&cfg).unwrap();
     for t in &texts {
-        c.add(f.fingerprint(t)).unwrap();
+        c.add(f.fingerprint(t));
     }
     let r = c.finish().unwrap();
     assert!(r.boilerplate.len() > 30, "{:?}", r.boilerplate);
@@ -318,7 +316,7 @@ fn every_pair_above_threshold_found_by_brute_force_is_clustered() {
     let fps: Vec<Fingerprint> = texts.iter().map(|t| f.fingerprint(t)).collect();
     let mut c = Clusterer::new(&cfg).unwrap();
     for fp in &fps {
-        c.add(fp.clone()).unwrap();
+        c.add(fp.clone());
     }
     let r = c.finish().unwrap();
     let mut above = 0;
@@ -376,8 +374,7 @@ fn simhash_blocks_find_every_pair_within_the_bound() {
                 minhash,
                 minhash_wide,
                 profile: profile.clone(),
-            })
-            .unwrap();
+            });
             hashes.push(sh);
         }
     }
@@ -428,7 +425,7 @@ fn clusters_do_not_depend_on_fingerprinting_order_or_threads() {
         });
         let mut c = Clusterer::new(&cfg).unwrap();
         for fp in fps.into_iter().flatten() {
-            c.add(fp).unwrap();
+            c.add(fp);
         }
         assert_eq!(c.finish_on(threads).unwrap(), serial);
     }
@@ -466,7 +463,7 @@ fn wide_band_keys_drop_chance_meetings_not_copies() {
             if !wide {
                 fp.minhash_wide = Box::default();
             }
-            c.add(fp).unwrap();
+            c.add(fp);
         }
         c.finish_on(2).unwrap()
     };
@@ -488,7 +485,7 @@ fn wide_band_keys_drop_chance_meetings_not_copies() {
         if i == 3 {
             fp.minhash_wide = Box::default();
         }
-        c.add(fp).unwrap();
+        c.add(fp);
     }
     let mixed = c.finish().unwrap();
     assert_eq!(mixed.clusters, narrow.clusters);
@@ -519,12 +516,14 @@ fn the_memory_budget_changes_nothing_but_how_steps_are_cut() {
         c.add_on_site(
             f.fingerprint(t),
             if i % 3 == 0 { "a.example" } else { "b.example" },
-        )
-        .unwrap();
+        );
     }
-    let whole = c.cluster_with_templates(2).unwrap();
-    c.memory = 1;
-    let cut = c.cluster_with_templates(2).unwrap();
+    let whole = c
+        .cluster_with_templates(2, &MemoryBudget::default())
+        .unwrap();
+    let cut = c
+        .cluster_with_templates(2, &MemoryBudget::working_only(1))
+        .unwrap();
     assert_eq!(cut, whole);
     assert!(whole.0.clusters.len() >= 60, "{}", whole.0.clusters.len());
     assert!(whole.0.stats.popular_row_pairs > 0);
@@ -569,7 +568,6 @@ fn spilled_word_profiles_and_signatures_cluster_the_same(wide: bool) {
     let dir = tempfile::tempdir().unwrap();
     let mut whole = Clusterer::new(&cfg).unwrap();
     let mut spilled = Clusterer::new(&cfg).unwrap();
-    spilled.spill = Some(ProfileSpill::new(dir.path(), 0));
     spilled.signatures = SignatureStore::new(cfg.minhash_perms, 8);
     let mut given = Vec::new();
     for (i, t) in texts.iter().enumerate() {
@@ -579,23 +577,29 @@ fn spilled_word_profiles_and_signatures_cluster_the_same(wide: bool) {
             _ => "b.example",
         };
         let fp = f.fingerprint(t);
-        whole.add_on_site(fp.clone(), site).unwrap();
-        spilled.add_on_site(fp.clone(), site).unwrap();
+        whole.add_on_site(fp.clone(), site);
+        spilled.add_on_site(fp.clone(), site);
         given.push(fp);
     }
+    spilled.spill_profiles(usize::MAX, dir.path()).unwrap();
     assert_eq!(spilled.spilled_documents(), texts.len());
     // Signatures too, in chunks of 8 documents: all but the last few go to disk.
-    spilled.spill_signatures(usize::MAX).unwrap();
+    spilled.spill_signatures(usize::MAX, dir.path()).unwrap();
     assert_eq!(spilled.spilled_signatures(), texts.len() / 8 * 8);
     assert!(spilled.spilled_signatures() < texts.len());
     assert_eq!(
         spilled.index_bytes_per_document(),
         whole.index_bytes_per_document()
     );
-    let expected = whole.cluster_with_templates(2).unwrap();
-    assert_eq!(spilled.cluster_with_templates(2).unwrap(), expected);
-    spilled.memory = 1; // working memory so small that template lines take many passes
-    assert_eq!(spilled.cluster_with_templates(1).unwrap(), expected);
+    let budget = MemoryBudget::default();
+    let expected = whole.cluster_with_templates(2, &budget).unwrap();
+    assert_eq!(
+        spilled.cluster_with_templates(2, &budget).unwrap(),
+        expected
+    );
+    // Working memory so small that template lines take many passes.
+    let tiny = MemoryBudget::working_only(1);
+    assert_eq!(spilled.cluster_with_templates(1, &tiny).unwrap(), expected);
     assert!(
         expected.0.clusters.len() >= 40,
         "{}",
@@ -615,7 +619,7 @@ fn spilled_word_profiles_and_signatures_cluster_the_same(wide: bool) {
 
     // A spill file that can no longer be read is an error naming its folder, not empty words.
     spilled.spill.as_mut().unwrap().break_reads();
-    let e = spilled.cluster_with_templates(1).unwrap_err();
+    let e = spilled.cluster_with_templates(1, &tiny).unwrap_err();
     assert_eq!((e.what, e.action), ("word profile", "reading back"));
     let shown = e.to_string();
     assert!(shown.contains(&*dir.path().to_string_lossy()), "{shown}");

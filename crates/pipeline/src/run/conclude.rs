@@ -6,6 +6,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime};
 
+use crawlsift_common::budget::MemoryBudget;
 use crawlsift_dedup::{ClusterStats, Clusterer, Clustering, DedupConfig};
 use crawlsift_extractor::{ExtractorBuilder, Method};
 use crawlsift_store::Index;
@@ -78,6 +79,7 @@ pub(crate) fn conclude(
 ) -> Result<Concluded> {
     let Collected {
         clusterer,
+        budget,
         catalog,
         skipped,
         spill,
@@ -100,7 +102,7 @@ pub(crate) fn conclude(
     if let Some(a) = &against {
         sections.push(("against", serde_json::to_value(a)?));
     }
-    let clustered = cluster(clusterer, ctx.threads)?;
+    let clustered = cluster(clusterer, &budget, ctx.threads)?;
     let verdicts = Verdicts::new(&clustered.clustering, catalog.documents());
 
     // Everything below writes outputs: each appears whole or not at all.
@@ -177,13 +179,13 @@ struct Clustered {
     zipf: ZipfCurves,
 }
 
-/// Clusters every document on `threads` threads, then counts their words for the Zipf curves
+/// Clusters every document on `threads` threads within what `budget` leaves, then counts their words for the Zipf curves
 /// (before the fingerprints are dropped); fails when spilled word profiles could not be written or
 /// read back.
-fn cluster(clusterer: Clusterer, threads: usize) -> Result<Clustered> {
+fn cluster(clusterer: Clusterer, budget: &MemoryBudget, threads: usize) -> Result<Clustered> {
     let start = Instant::now();
     let index_bytes = clusterer.index_bytes_per_document();
-    let clustering = clusterer.cluster_on(threads)?;
+    let clustering = clusterer.cluster_within(threads, budget)?;
     let took = start.elapsed();
     let zipf = zipf_curves(
         &clusterer,

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+use crawlsift_common::budget::MemoryBudget;
 use crawlsift_common::limits::DEDUP_MEMORY_DEFAULT;
 use crawlsift_dedup::{Clusterer, DedupConfig};
 use crawlsift_extractor::{ExtractorBuilder, Method};
@@ -278,13 +279,12 @@ fn read(
         progress: &|bytes, docs| hooks.progress.update(bytes, docs),
         times,
     };
-    let mut clusterer = Clusterer::new(&setup.dedup)?;
+    let clusterer = Clusterer::new(&setup.dedup)?;
     // A shard writes whole fingerprints into its segments and `against` searches with them:
     // those keep every word profile in memory; a run that only clusters spills past `memory`.
     let spill_to = (req.shard.is_none() && req.against.is_none()).then_some(req.out.as_path());
-    clusterer.bound_memory(req.memory, spill_to);
-    let collected =
-        read_documents_into(&settings, &read_hooks, checkpoints, spill, clusterer, None);
+    let held = (clusterer, MemoryBudget::new(req.memory, spill_to));
+    let collected = read_documents_into(&settings, &read_hooks, checkpoints, spill, held, None);
     hooks.progress.finish();
     collected
 }

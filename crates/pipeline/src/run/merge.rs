@@ -10,6 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use crawlsift_common::budget::MemoryBudget;
 use crawlsift_common::limits::DEDUP_MEMORY_DEFAULT;
 use crawlsift_dedup::Clusterer;
 use crawlsift_extractor::{ExtractorBuilder, Method};
@@ -100,14 +101,14 @@ pub fn run(req: &MergeRequest, hooks: &Hooks<'_>) -> Result<Option<Concluded>> {
         None => None,
     };
     let phrases = plan.key.phrases.is_some();
-    let mut clusterer = Clusterer::new(&dedup)?;
-    clusterer.bound_memory(req.memory, Some(&req.out));
+    let clusterer = Clusterer::new(&dedup)?;
+    let budget = MemoryBudget::new(req.memory, Some(&req.out));
     let replayed = Replay {
         inputs: &inputs,
         failed: &plan.failed,
         phrases,
     };
-    let collected = replayed.run(clusterer, &mut checkpoints, spill, hooks)?;
+    let collected = replayed.run((clusterer, budget), &mut checkpoints, spill, hooks)?;
     for line in collected.spilled() {
         (hooks.notice)(&line);
     }
@@ -147,13 +148,13 @@ impl Replay<'_> {
     /// reported with their error, as a single run reports them).
     fn run(
         &self,
-        clusterer: Clusterer,
+        held: (Clusterer, MemoryBudget),
         checkpoints: &mut Checkpoints,
         spill: Option<TextSpill>,
         hooks: &Hooks<'_>,
     ) -> Result<Collected> {
         let n = self.inputs.inputs.len();
-        let mut col = Collector::new(clusterer, n, checkpoints, spill);
+        let mut col = Collector::new(held, n, checkpoints, spill);
         if self.phrases {
             col = col.with_phrases();
         }

@@ -7,6 +7,7 @@ use crate::error::Result;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
+use crawlsift_common::budget::MemoryBudget;
 use crawlsift_common::limits::TEXT_QUEUE_CAP;
 use crawlsift_dedup::{Clusterer, DedupConfig, Fingerprinter};
 use crawlsift_extractor::ExtractorBuilder;
@@ -78,11 +79,12 @@ pub fn read_documents(
     spill: Option<TextSpill>,
 ) -> Result<Collected> {
     let clusterer = Clusterer::new(settings.dedup)?;
-    read_documents_into(settings, hooks, checkpoints, spill, clusterer, None)
+    let held = (clusterer, MemoryBudget::default());
+    read_documents_into(settings, hooks, checkpoints, spill, held, None)
 }
 
-/// As [`read_documents`], adding the documents to `clusterer` (made for `settings.dedup`, for
-/// instance told to spill past a memory budget: [`Clusterer::bound_memory`]),
+/// As [`read_documents`], adding the documents to `clusterer` (made for `settings.dedup`) within
+/// `budget` (which may spill: [`MemoryBudget::new`]),
 /// with the inputs `tap` takes read through it ([`RecordTap`]: the CDXJ half of an index build
 /// sees the records of this one pass).
 pub fn read_documents_into(
@@ -90,7 +92,7 @@ pub fn read_documents_into(
     hooks: &DedupHooks<'_>,
     checkpoints: &mut Checkpoints,
     spill: Option<TextSpill>,
-    clusterer: Clusterer,
+    (clusterer, budget): (Clusterer, MemoryBudget),
     tap: Option<&dyn RecordTap>,
 ) -> Result<Collected> {
     let inputs = settings.inputs;
@@ -104,7 +106,7 @@ pub fn read_documents_into(
     };
     // Inputs of other shards are passed over like checkpointed ones, and then not replayed.
     let done: Vec<bool> = (0..n).map(|i| checkpoints.has(i) || !mine(i)).collect();
-    let mut col = Collector::new(clusterer, inputs.inputs.len(), checkpoints, spill);
+    let mut col = Collector::new((clusterer, budget), inputs.inputs.len(), checkpoints, spill);
     if settings.phrases.is_some() {
         col = col.with_phrases();
     }

@@ -9,6 +9,7 @@
 use crate::error::{fail, Error, IoContext, Result};
 use std::path::{Path, PathBuf};
 
+use crawlsift_common::budget::MemoryBudget;
 use crawlsift_common::limits::STORE_SEGMENT_MAX_DOCS;
 use crawlsift_dedup::{Clusterer, Clustering, DedupConfig};
 use crawlsift_extractor::ExtractorBuilder;
@@ -125,7 +126,9 @@ pub fn build_index(req: &IndexRequest<'_>, hooks: &DedupHooks<'_>) -> Result<Ind
                 let writer = s.spawn(|| {
                     write_new_segments(&dir, req.dedup, &entries, read, &collected, &mut manifest)
                 });
-                let clustered = collected.clusterer.cluster_with_templates(req.threads);
+                let clustered = collected
+                    .clusterer
+                    .cluster_with_templates(req.threads, &collected.budget);
                 (writer.join(), clustered)
             });
             written.unwrap_or_else(|e| std::panic::resume_unwind(e))?;
@@ -236,7 +239,7 @@ fn read_new(
         hooks,
         &mut checkpoints,
         None,
-        Clusterer::new(settings.dedup)?,
+        (Clusterer::new(settings.dedup)?, MemoryBudget::default()),
         req.tap,
     )?;
     if (hooks.cancelled)() {
@@ -307,10 +310,10 @@ pub fn recluster(
         let sigs = seg.signatures()?;
         for r in 0..seg.docs() {
             let site = site_of(seg.row(r)?.url.as_deref());
-            clusterer.add_on_site(seg.fingerprint_with(r, &sigs)?, &site)?;
+            clusterer.add_on_site(seg.fingerprint_with(r, &sigs)?, &site);
         }
     }
-    Ok(clusterer.cluster_with_templates(threads)?)
+    Ok(clusterer.cluster_with_templates(threads, &MemoryBudget::default())?)
 }
 
 /// Writes the state and `clusters.jsonl` of the clustering, then the manifest (the commit
