@@ -227,6 +227,20 @@ fn dates_are_iso_utc_with_the_raw_value_where_it_differs() {
     let o = crawlsift(&["records", "--summary", warc.to_str().unwrap()]);
     let text = String::from_utf8(o.stdout).unwrap();
     assert!(text.contains(" invalid_dates=1 "), "{text}");
+    // A dedup run's report counts them too, whether the record gave a document or not.
+    let out = dir.path().join("d");
+    let inputs = [warc.to_str().unwrap(), arc.to_str().unwrap()];
+    crawlsift(&[
+        "dedup",
+        inputs[0],
+        inputs[1],
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    assert_eq!(report["invalid_dates"], 1, "{report}");
 }
 
 /// `--verify-digests` says the outcome of each record's digests on its own line (`block_digest`,

@@ -138,6 +138,8 @@ pub struct DedupReport<'a> {
     pub records_by_type: BTreeMap<String, u64>,
     /// Record errors by kind name.
     pub record_errors: BTreeMap<String, u64>,
+    /// Records whose written capture date is no valid date (`date` null, `date_raw` kept).
+    pub invalid_dates: u64,
     /// Records that gave no document, by reason.
     pub skipped: &'a BTreeMap<String, u64>,
     /// Documents clustered.
@@ -323,6 +325,7 @@ pub fn build_report<'a>(p: &ReportParts<'a>) -> DedupReport<'a> {
         records: total.records,
         records_by_type: total.records_by_kind,
         record_errors,
+        invalid_dates: total.invalid_dates,
         skipped: p.skipped,
         documents: p.documents,
         too_short: st.too_short,

@@ -52,6 +52,9 @@ pub struct FileReport {
     pub digests: DigestCounts,
     /// Ranges decoded in parallel (0 when read by one thread).
     pub parallel_ranges: u64,
+    /// Records whose capture date is written but is no valid date (ClueWeb09's
+    /// `2009-03-78T08:13:42-0700`): outputs give `"date": null` and the written `date_raw`.
+    pub invalid_dates: u64,
 }
 
 impl FileReport {
@@ -94,6 +97,7 @@ impl FileReport {
         self.digests.mismatch += o.digests.mismatch;
         self.digests.unsupported += o.digests.unsupported;
         self.parallel_ranges += o.parallel_ranges;
+        self.invalid_dates += o.invalid_dates;
     }
 }
 
@@ -142,6 +146,7 @@ mod wire {
         format: Option<Format>,
         compression: Compression,
         parallel_ranges: u64,
+        invalid_dates: u64,
     }
 
     #[derive(Deserialize)]
@@ -162,6 +167,8 @@ mod wire {
         compression: Compression,
         #[serde(default)]
         parallel_ranges: u64,
+        #[serde(default)]
+        invalid_dates: u64,
     }
 
     impl Serialize for FileReport {
@@ -178,6 +185,7 @@ mod wire {
                 format: self.format,
                 compression: self.compression,
                 parallel_ranges: self.parallel_ranges,
+                invalid_dates: self.invalid_dates,
             }
             .serialize(s)
         }
@@ -204,6 +212,7 @@ mod wire {
                 error_examples: w.error_examples,
                 digests: w.digests,
                 parallel_ranges: w.parallel_ranges,
+                invalid_dates: w.invalid_dates,
             })
         }
     }
@@ -225,6 +234,7 @@ mod wire {
                     unsupported: 0,
                 },
                 parallel_ranges: 4,
+                invalid_dates: 1,
                 ..FileReport::default()
             };
             r.records_by_kind.insert("response".into(), 2);
@@ -253,7 +263,7 @@ mod wire {
                     r#""errors":{"bad_gzip":1,"truncated":1},"#,
                     r#""error_examples":["byte 500: truncated: input ends inside a record","#,
                     r#""byte 12: bad_gzip: gzip member trailer missing"],"#,
-                    r#""format":"warc","compression":"gzip","parallel_ranges":4}"#
+                    r#""format":"warc","compression":"gzip","parallel_ranges":4,"invalid_dates":1}"#
                 )
             );
         }

@@ -248,6 +248,9 @@ impl<'c> Splitter<'c> {
                 self.report.records_by_kind.insert(k, 1);
             }
         }
+        if crate::date::is_invalid(rec.date.as_deref()) {
+            self.report.invalid_dates += 1;
+        }
         if self.cfg.verify_digests {
             rec.digests = digest::verify(&rec, &mut self.report.digests);
         }
