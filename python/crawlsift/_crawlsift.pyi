@@ -64,7 +64,10 @@ class Report(TypedDict):
     skipped_inputs: dict[str, int]
     """Inputs not read, by kind: ``not_archive``, ``bad_compression``, ``duplicate``."""
     invalid_dates: int
-    """Records handed out whose date names no date (``date`` is ``None``, ``date_raw`` set)."""
+    """Records whose written date names no date (``date`` is ``None``, ``date_raw`` set)."""
+    failed_inputs: list[str]
+    """The error of each input of a list or folder that could not be opened or read, passed
+    over as the CLI passes it over (also given as a ``RuntimeWarning``)."""
 
 class Records(Iterator[Record]):
     """An iterator over the records of ``records()``'s source, read on a background thread."""
@@ -121,7 +124,9 @@ def records(source: Source, payload: bool = False, threads: Optional[int] = None
 
     Raises ``TypeError`` for any other kind of source (or a file object open in text mode),
     ``FileNotFoundError`` at once for a path that does not exist, ``ValueError`` for
-    ``threads=0``; iteration raises ``OSError`` for an input that cannot be opened or read.
+    ``threads=0``; iteration raises ``OSError`` for a lone input that cannot be opened or read
+    (among several, such an input is passed over, listed in ``report["failed_inputs"]`` and
+    warned of).
     Damaged records are skipped and counted in ``report``, as the CLI counts them.
     """
 

@@ -3,6 +3,7 @@
 import io
 import json
 import os
+import socket
 import shutil
 import subprocess
 
@@ -45,6 +46,7 @@ def test_payload_is_the_body_on_request(root):
         "errors": {},
         "skipped_inputs": {},
         "invalid_dates": 0,
+        "failed_inputs": [],
     }
     assert "payload" not in next(crawlsift.records(path))
 
@@ -68,17 +70,26 @@ def test_a_missing_file_raises_file_not_found_naming_it(tmp_path, root):
         crawlsift.records([root / "data" / "sample.warc.gz", tmp_path / "gone.warc"])
 
 
-def test_an_unreadable_input_raises_oserror_when_reached(tmp_path, root):
-    folder = tmp_path / "crawl"
-    folder.mkdir()
-    (folder / "a.warc.gz").write_bytes((root / "data" / "sample.warc.gz").read_bytes())
-    locked = folder / "b.warc"
-    locked.write_bytes(b"WARC/1.0\r\n")
-    locked.chmod(0)
-    if os.access(locked, os.R_OK):
-        pytest.skip("running as a user who reads any file")
-    with pytest.raises(OSError, match="b.warc"):
-        list(crawlsift.records(folder))
+def test_an_unreadable_input_alone_raises_and_among_others_is_passed_over(tmp_path, root):
+    # A socket file cannot be opened by anyone (ENXIO), root included: an input that exists and
+    # cannot be read.
+    sample = root / "data" / "sample.warc.gz"
+    unreadable = tmp_path / "b.warc"
+    sock = socket.socket(socket.AF_UNIX)
+    try:
+        sock.bind(str(unreadable))
+        with pytest.raises(OSError, match="b.warc"):
+            list(crawlsift.records(unreadable))
+        # Among several inputs it is passed over as the CLI passes it over: counted, warned of,
+        # and the others read.
+        it = crawlsift.records([unreadable, sample])
+        with pytest.warns(RuntimeWarning, match="b.warc"):
+            got = list(it)
+        assert len(got) == len(list(crawlsift.records(sample)))
+        (failed,) = it.report["failed_inputs"]
+        assert "b.warc" in failed and "cannot open" in failed
+    finally:
+        sock.close()
 
 
 def test_garbage_is_counted_not_raised(tmp_path):
@@ -251,6 +262,21 @@ def test_http_headers_keep_every_byte_and_repeat(root):
     assert dict(h)["X-Name"].encode("latin-1") == b"caf\xe9"
     assert dict(h)["X-Utf8"] == "caf\u00e9"
     assert rec["payload"] == b"body"
+
+
+def test_warc_header_lines_keep_every_byte_as_warcio_reads_them():
+    # A WARC header line that is not UTF-8 reads as ISO-8859-1, line by line, as warcio's
+    # decode_header does: no byte becomes U+FFFD, and the other lines stay UTF-8.
+    data = warc(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n", b"hi")
+    data = data.replace(
+        b"WARC-Type: response\r\n",
+        b"WARC-Type: response\r\nX-Latin: caf\xe9\r\nX-Utf8: caf\xc3\xa9\r\n",
+    )
+    (rec,) = crawlsift.records(data)
+    h = dict(rec["warc_headers"])
+    assert h["X-Latin"].encode("latin-1") == b"caf\xe9"
+    assert h["X-Utf8"] == "caf\u00e9"
+    assert "\ufffd" not in "".join(v for _, v in rec["warc_headers"])
 
 
 def test_dates_are_iso_utc_and_invalid_ones_are_counted():

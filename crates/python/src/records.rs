@@ -25,7 +25,9 @@ use crawlsift_reader::{
     read_bytes, read_input, read_stream, FileReport, Input, ReadError, ReaderConfig, Record,
 };
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
-use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyTypeError, PyValueError};
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyOSError, PyRuntimeWarning, PyTypeError, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
@@ -43,6 +45,9 @@ struct Summary {
     total: FileReport,
     /// Inputs skipped, by kind (`not_archive`, `bad_compression`, `duplicate`).
     skipped: BTreeMap<&'static str, u64>,
+    /// Inputs of a list or folder that could not be opened or read, each its error (naming the
+    /// input and the byte offset): counted and passed over, as the CLI does.
+    failed: Vec<String>,
 }
 
 /// The result of reading every input on the background thread.
@@ -73,8 +78,6 @@ pub struct Records {
     worker: Option<JoinHandle<Outcome>>,
     /// The summary once every input has been read to its end.
     report: Option<Summary>,
-    /// Records handed out whose date names no date (`date_raw` only).
-    invalid_dates: u64,
 }
 
 /// The records of `source`, in order, as dicts with the fields of `crawlsift records` (`file`,
@@ -87,8 +90,11 @@ pub struct Records {
 /// below it in sorted order; inputs that hold no archive are skipped and counted), a binary file
 /// object (anything with a `read(n)` method returning bytes; it need not seek), or `bytes`.
 /// Anything else raises `TypeError`. A path that does not exist raises `FileNotFoundError` at
-/// once; an input that cannot be opened or read raises `OSError` naming it (and the byte offset)
-/// when iteration reaches it. Damaged records are skipped and counted in the iterator's `report`.
+/// once. A lone input that cannot be opened or read raises `OSError` naming it (and the byte
+/// offset) when iteration reaches it; among several (a list, a folder) such an input is passed
+/// over as the CLI passes it over: the others are read, its error is listed in the `report`'s
+/// `failed_inputs` and given as a `RuntimeWarning` when iteration ends. Damaged records are
+/// skipped and counted in the iterator's `report`.
 #[pyfunction]
 #[pyo3(signature = (source, payload = false, threads = None))]
 pub fn records(
@@ -117,7 +123,6 @@ pub fn records(
         current: Vec::new().into_iter(),
         worker: Some(worker),
         report: None,
-        invalid_dates: 0,
     })
 }
 
@@ -231,12 +236,17 @@ fn read_all(
     };
     match src {
         Source::Inputs(inputs) => {
+            let alone = inputs.len() == 1;
             for (fi, input) in inputs.iter().enumerate() {
-                let r = read_input(input, fi as u32, cfg, &mut sink)?;
+                match read_input(input, fi as u32, cfg, &mut sink) {
+                    Ok(r) if listening.get() => tally(&mut sum, r),
+                    Ok(_) => break,
+                    Err(e) if alone => return Err(e),
+                    Err(e) => sum.failed.push(e.to_string()),
+                }
                 if !listening.get() {
                     break;
                 }
-                tally(&mut sum, r);
             }
         }
         Source::Bytes(data) => tally(&mut sum, read_bytes(data, 0, cfg, &mut sink)),
@@ -320,8 +330,6 @@ impl Records {
                     .names
                     .get(rec.pos.file as usize)
                     .map_or("", String::as_str);
-                self.invalid_dates +=
-                    u64::from(crawlsift_reader::date::is_invalid(rec.date.as_deref()));
                 return record_dict(py, &rec, name, self.payload).map(Some);
             }
             let rx = self.rx.clone();
@@ -340,7 +348,8 @@ impl Records {
     /// CLI's `records --summary` total: `records`, `bytes` (of the inputs that hold an
     /// archive), `errors` (records skipped or kept despite an error, by kind) and
     /// `skipped_inputs` (inputs not read, by kind: `not_archive`, `bad_compression`,
-    /// `duplicate`).
+    /// `duplicate`), `invalid_dates` (records whose written date is no date) and `failed_inputs`
+    /// (the error of each input of a list or folder that could not be opened or read).
     #[getter]
     fn report<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
         let Some(s) = &self.report else {
@@ -359,7 +368,8 @@ impl Records {
             skipped.set_item(kind, n)?;
         }
         d.set_item("skipped_inputs", skipped)?;
-        d.set_item("invalid_dates", self.invalid_dates)?;
+        d.set_item("invalid_dates", s.total.invalid_dates)?;
+        d.set_item("failed_inputs", &s.failed)?;
         Ok(Some(d))
     }
 }
@@ -372,7 +382,14 @@ impl Records {
         };
         match py.detach(move || worker.join()) {
             Ok(Ok(summary)) => {
+                let failed = summary.failed.clone();
                 self.report = Some(summary);
+                for e in failed {
+                    let msg =
+                        std::ffi::CString::new(format!("crawlsift.records: {e}; passed over"))
+                            .unwrap_or_default();
+                    PyErr::warn(py, &py.get_type::<PyRuntimeWarning>(), &msg, 1)?;
+                }
                 Ok(())
             }
             Ok(Err(e)) => Err(PyOSError::new_err(e.to_string())),

@@ -3,7 +3,19 @@
 //! values live in one string, so a record's header costs two allocations, not two per field
 //! (per-field strings were ~5% of a reading run in malloc and free).
 
+use std::borrow::Cow;
 use std::fmt;
+
+/// A header line, name or value as text: UTF-8 when it is valid UTF-8, else ISO-8859-1 (each
+/// byte one character, as HTTP/1.1 historically allowed and as warcio reads WARC and HTTP header
+/// lines), so no byte is lost to a replacement character and the raw bytes can be had back with
+/// `encode("latin-1")`.
+pub(crate) fn field_text(b: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(b) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => Cow::Owned(b.iter().map(|&c| char::from(c)).collect()),
+    }
+}
 
 /// Header fields in order. Values are as read, trimmed; folded lines joined by the parser.
 #[derive(Clone, Default, PartialEq, Eq)]

@@ -8,7 +8,7 @@
 //! `MAX_INFLATE_RATIO` (decompression bombs are stopped after that much output, not
 //! allocated whole).
 
-use crate::fields::Fields;
+use crate::fields::{field_text, Fields};
 use std::io::Read;
 
 use bytes::Bytes;
@@ -190,16 +190,6 @@ fn parse_head(head: &[u8], need_status: bool) -> Result<HttpResponse, HttpError>
         }
     }
     Ok(resp)
-}
-
-/// A header line's name or value as text: UTF-8 when it is valid UTF-8, else ISO-8859-1 (each
-/// byte one character, as HTTP/1.1 historically allowed and as warcio reads them), so no byte is
-/// lost to a replacement character and the raw bytes can be had back with `encode("latin-1")`.
-fn field_text(b: &[u8]) -> std::borrow::Cow<'_, str> {
-    match std::str::from_utf8(b) {
-        Ok(s) => std::borrow::Cow::Borrowed(s),
-        Err(_) => std::borrow::Cow::Owned(b.iter().map(|&c| char::from(c)).collect()),
-    }
 }
 
 /// Largest decoded size allowed for a body of `raw_len` stored bytes.

@@ -53,10 +53,19 @@ pub(crate) fn find_warc_line(buf: &[u8], from: usize) -> Option<usize> {
 /// Parses a WARC header block (the `WARC/x.y` line and the field lines, without the blank line).
 /// Returns `None` when the first line is not a WARC version line.
 pub fn parse_header(h: &[u8]) -> Option<WarcHeader> {
-    // One UTF-8 check for the whole block (borrowed when valid, as nearly always). Line breaks
-    // and colons are ASCII, which never falls inside a multi-byte sequence, so lines and fields
-    // cut the same as on bytes, and invalid bytes become U+FFFD as they would field by field.
-    let text = String::from_utf8_lossy(h);
+    // One UTF-8 check for the whole block (borrowed when valid, as nearly always). Otherwise each
+    // line is UTF-8 where it is valid and ISO-8859-1 where not, as warcio decodes header lines:
+    // no byte becomes U+FFFD. Line breaks and colons are ASCII, which never falls inside a
+    // multi-byte sequence, so lines and fields cut the same as on bytes.
+    let text = match std::str::from_utf8(h) {
+        Ok(s) => std::borrow::Cow::Borrowed(s),
+        Err(_) => std::borrow::Cow::Owned(
+            h.split(|&b| b == b'\n')
+                .map(crate::fields::field_text)
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
+    };
     let mut lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
     let first = lines.next()?;
     if !is_warc_start(first.as_bytes()) {
@@ -341,11 +350,19 @@ mod tests {
     }
 
     #[test]
-    fn invalid_utf8_in_a_field_is_replaced_not_spread() {
-        let h = b"WARC/1.0\r\nWARC-Target-URI: http://a/\xff\xe2\r\nX-\xf0\x9f: v\xc3\r\nWARC-Type: response";
-        let w = parse_header(h).unwrap();
-        assert_eq!(w.get("WARC-Target-URI"), Some("http://a/\u{FFFD}\u{FFFD}"));
-        assert_eq!(w.get("X-\u{FFFD}"), Some("v\u{FFFD}"));
+    fn lines_that_are_not_utf8_read_as_latin1_and_spread_no_further() {
+        // As warcio decodes header lines: UTF-8 where a line is valid UTF-8, ISO-8859-1 where
+        // not, so every byte is kept (`encode("latin-1")` gives it back) and no U+FFFD appears.
+        let h = "WARC/1.0\r\nWARC-Target-URI: http://a/\u{ff}\u{e2}\r\nX-\u{f0}\u{9f}: v\u{c3}\r\n\
+                 WARC-Filename: caf\u{e9}.warc\r\nWARC-Type: response";
+        let mut bytes: Vec<u8> = h.chars().map(|c| c as u8).collect();
+        // The filename line alone is valid UTF-8 ("café"): it stays UTF-8.
+        let at = bytes.windows(4).position(|w| w == b"caf\xe9").unwrap() + 3;
+        bytes.splice(at..at + 1, "\u{e9}".bytes());
+        let w = parse_header(&bytes).unwrap();
+        assert_eq!(w.get("WARC-Target-URI"), Some("http://a/\u{ff}\u{e2}"));
+        assert_eq!(w.get("X-\u{f0}\u{9f}"), Some("v\u{c3}"));
+        assert_eq!(w.get("WARC-Filename"), Some("caf\u{e9}.warc"));
         assert_eq!(w.get("warc-type"), Some("response"));
     }
 
