@@ -79,7 +79,7 @@ pub use crate::error::{ErrorKind, HttpError, ReadError, RecordError};
 pub use crate::fields::Fields;
 pub use crate::http::{HttpFlags, HttpResponse};
 pub use crate::input::{expand_inputs, Input};
-pub use crate::read::at::{record_at, RecordReader};
+pub use crate::read::at::{record_at, RecordReader, SeekIndex};
 pub use crate::read::{holds_archive, read_bytes, read_input, read_stream};
 pub use crate::record::{Format, Record, RecordKind};
 pub use crate::report::{DigestCounts, FileReport};

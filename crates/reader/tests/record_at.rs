@@ -7,7 +7,9 @@ mod common;
 use std::io::Write;
 use std::path::Path;
 
-use crawlsift_reader::{read_input, record_at, Input, ReaderConfig, Record, RecordReader};
+use crawlsift_reader::{
+    read_input, record_at, Input, ReaderConfig, Record, RecordReader, SeekIndex,
+};
 
 /// `n` WARC response records whose pages are about `size` bytes of varied text.
 fn warc(n: usize, size: usize) -> Vec<u8> {
@@ -119,6 +121,39 @@ fn whole_file_gzip_warc_large_enough_for_checkpoints() {
     assert!(data.len() > 5 << 20);
     let n = every_record_read_back("whole.warc.gz", &common::gz(&data));
     assert_eq!(n, 89, "every record but the first is inside the one member");
+}
+
+#[test]
+fn a_saved_seek_index_reads_records_in_another_reader() {
+    // One reader inflates the member once and saves its checkpoints; another, given them back,
+    // reads the last record and its stored bytes without inflating from the start (the same
+    // record, the same bytes as the splitter saw), and bytes that are no seek index are refused.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("whole.warc.gz");
+    let plain = warc(90, 60_000);
+    std::fs::write(&path, common::gz(&plain)).unwrap();
+    let recs = records_of(&path);
+    let saved = RecordReader::new()
+        .seek_index(&path, 0)
+        .unwrap()
+        .expect("a gzip file")
+        .to_bytes();
+    assert!(saved.len() > 32 << 10, "checkpoints with their windows");
+    let mut later = RecordReader::new();
+    later.add_seek_index(&path, 0, SeekIndex::from_bytes(&saved).unwrap());
+    let (last, before) = (&recs[recs.len() - 1], &recs[recs.len() - 2]);
+    let back = later.record_at(&path, 0, last.uoffset).unwrap();
+    assert_eq!((&back.id, &back.block), (&last.id, &last.block));
+    let len = (last.uoffset - before.uoffset) as usize;
+    let stored = later.bytes_at(&path, 0, before.uoffset, len).unwrap();
+    let at = before.uoffset as usize;
+    assert_eq!(stored, &plain[at..at + len]);
+    assert!(SeekIndex::from_bytes(b"not an index").is_err());
+    assert!(SeekIndex::from_bytes(&saved[..saved.len() - 1]).is_err());
+    // A file that is not gzip-compressed has none.
+    let flat = dir.path().join("flat.warc");
+    std::fs::write(&flat, &plain).unwrap();
+    assert!(RecordReader::new().seek_index(&flat, 0).unwrap().is_none());
 }
 
 #[test]

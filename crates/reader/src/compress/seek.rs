@@ -38,6 +38,7 @@ const SCRATCH: usize = 256 << 10;
 const INPUT_STEP: usize = 1 << 30;
 
 /// A place inflation can resume from.
+#[derive(Clone)]
 struct Checkpoint {
     /// Decoded position in the member.
     upos: u64,
@@ -50,6 +51,7 @@ struct Checkpoint {
 }
 
 /// The checkpoints of one gzip member, and how far reading it has gone.
+#[derive(Clone)]
 pub(crate) struct GzSeek {
     /// Offset of the raw deflate data in the member (its gzip header's length).
     deflate_start: u64,
@@ -182,6 +184,92 @@ impl GzSeek {
         }
     }
 
+    /// Inflates the member to its end once, taking every checkpoint on the way (nothing when
+    /// that was done): what a seek index kept beside a run's outputs holds.
+    pub(crate) fn complete(&mut self, member: &[u8]) -> io::Result<()> {
+        if self.size.is_none() {
+            // A position past any member: nothing is kept, every block is passed and checkpointed.
+            self.read(member, u64::MAX, 1)?;
+        }
+        Ok(())
+    }
+
+    /// The checkpoints as bytes ([`from_bytes`](Self::from_bytes) reads them): a tag, the
+    /// member's layout, then each checkpoint's place and window, little-endian.
+    pub(crate) fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(
+            64 + self
+                .points
+                .iter()
+                .map(|p| 21 + p.window.len())
+                .sum::<usize>(),
+        );
+        b.extend_from_slice(SAVED_TAG);
+        for v in [
+            self.deflate_start,
+            self.span,
+            self.frontier,
+            self.end.unwrap_or(u64::MAX),
+            self.size.unwrap_or(u64::MAX),
+        ] {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        b.extend_from_slice(&(self.points.len() as u32).to_le_bytes());
+        for p in &self.points {
+            b.extend_from_slice(&p.upos.to_le_bytes());
+            b.extend_from_slice(&p.input.to_le_bytes());
+            b.push(p.bits);
+            b.extend_from_slice(&(p.window.len() as u32).to_le_bytes());
+            b.extend_from_slice(&p.window);
+        }
+        b
+    }
+
+    /// Checkpoints saved by [`to_bytes`](Self::to_bytes). Bytes that are not such checkpoints
+    /// (another file, damage) are an error, never a panic or an allocation past their own size:
+    /// counts and windows are checked against their bounds and what is left to read.
+    pub(crate) fn from_bytes(b: &[u8]) -> io::Result<GzSeek> {
+        let bad = |what: &str| invalid(format!("not a gzip seek index: {what}"));
+        let rest = b.strip_prefix(SAVED_TAG).ok_or_else(|| bad("no tag"))?;
+        let mut r = Cursor { b: rest };
+        let (deflate_start, span, frontier) = (r.u64()?, r.u64()?, r.u64()?);
+        let some = |v: u64| (v != u64::MAX).then_some(v);
+        let (end, size) = (some(r.u64()?), some(r.u64()?));
+        let count = r.u32()? as usize;
+        if count > SEEK_MAX_CHECKPOINTS {
+            return Err(bad("too many checkpoints"));
+        }
+        let mut points: Vec<Checkpoint> = Vec::with_capacity(count);
+        for _ in 0..count {
+            let (upos, input, bits) = (r.u64()?, r.u64()?, r.u8()?);
+            let len = r.u32()? as usize;
+            if bits > 7 || len > WINDOW || input < deflate_start {
+                return Err(bad("a checkpoint out of bounds"));
+            }
+            if points.last().is_some_and(|p| p.upos >= upos) {
+                return Err(bad("checkpoints out of order"));
+            }
+            let window = r.take(len)?.into();
+            points.push(Checkpoint {
+                upos,
+                input,
+                bits,
+                window,
+            });
+        }
+        if !r.b.is_empty() {
+            return Err(bad("bytes after the last checkpoint"));
+        }
+        Ok(GzSeek {
+            deflate_start,
+            points,
+            span: span.max(1),
+            frontier,
+            end,
+            size,
+        })
+    }
+
     fn last_upos(&self) -> u64 {
         self.points.last().map_or(0, |p| p.upos)
     }
@@ -210,6 +298,41 @@ fn keep_window(history: &mut Vec<u8>, produced: &[u8]) {
     history.extend_from_slice(produced);
     if history.len() > 2 * WINDOW {
         history.drain(..history.len() - WINDOW);
+    }
+}
+
+/// The first bytes of saved checkpoints ([`GzSeek::to_bytes`]), with the layout's version.
+const SAVED_TAG: &[u8] = b"crawlsift gzip seek 1\n";
+
+/// Reads little-endian numbers off the front of saved checkpoints.
+struct Cursor<'a> {
+    b: &'a [u8],
+}
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, n: usize) -> io::Result<&'a [u8]> {
+        if self.b.len() < n {
+            return Err(invalid("not a gzip seek index: it ends early".into()));
+        }
+        let (head, rest) = self.b.split_at(n);
+        self.b = rest;
+        Ok(head)
+    }
+
+    fn u8(&mut self) -> io::Result<u8> {
+        Ok(self.take(1)?[0])
+    }
+
+    fn u32(&mut self) -> io::Result<u32> {
+        let mut a = [0u8; 4];
+        a.copy_from_slice(self.take(4)?);
+        Ok(u32::from_le_bytes(a))
+    }
+
+    fn u64(&mut self) -> io::Result<u64> {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(self.take(8)?);
+        Ok(u64::from_le_bytes(a))
     }
 }
 
@@ -368,6 +491,34 @@ mod tests {
         assert!(seek.points.len() <= SEEK_MAX_CHECKPOINTS);
         assert!(seek.span > SEEK_CHECKPOINT_SPAN);
         assert!(seek.points.windows(2).all(|w| w[0].upos < w[1].upos));
+    }
+
+    #[test]
+    fn saved_checkpoints_read_back_the_same_bytes_and_damaged_ones_are_refused() {
+        let plain = text(3 * SEEK_CHECKPOINT_SPAN as usize + 777);
+        let member = gz(&plain);
+        let mut built = GzSeek::new(&member).unwrap();
+        built.complete(&member).unwrap();
+        assert!(built.checkpoints() >= 2);
+        let saved = built.to_bytes();
+        let mut loaded = GzSeek::from_bytes(&saved).unwrap();
+        assert_eq!(loaded.to_bytes(), saved);
+        assert_eq!(loaded.checkpoints(), built.checkpoints());
+        let far = plain.len() as u64 - 300;
+        let w = loaded.read(&member, far, 200).unwrap();
+        assert_eq!(w.bytes, &plain[far as usize..far as usize + 200]);
+        // Every cut and a flipped byte in each field: an error or checkpoints, never a panic.
+        for cut in 0..saved.len().min(200) {
+            assert!(GzSeek::from_bytes(&saved[..cut]).is_err());
+        }
+        for at in 0..saved.len().min(120) {
+            let mut b = saved.clone();
+            b[at] ^= 0xff;
+            if let Ok(mut s) = GzSeek::from_bytes(&b) {
+                let _ = s.read(&member, far, 10);
+            }
+        }
+        assert!(GzSeek::from_bytes(b"crawlsift gzip seek 1\n").is_err());
     }
 
     #[test]

@@ -10,6 +10,8 @@
 //! Inside a gzip member, reading resumes at the last checkpoint of the inflate state before the
 //! record ([`compress::seek`](crate::compress::seek)); a [`RecordReader`] keeps each member's
 //! checkpoints, so reading many records of one file gzipped whole inflates it about once in all.
+//! A [`SeekIndex`] is those checkpoints taken over a whole member and saved (an index keeps them
+//! beside its lines), so another process reads a record there inflating at most one span.
 //! LZ4 and zstd frames are read from their start (the offset is the frame's start: a file of
 //! many frames is read from the frame holding the record); a zstd or LZ4 frame's decoder state
 //! cannot be resumed mid-frame.
@@ -37,6 +39,28 @@ const FIRST_WINDOW: usize = 256 << 10;
 
 /// Open files kept by a [`RecordReader`]; past it, all are closed.
 const MAX_OPEN_FILES: usize = 64;
+
+/// The inflate checkpoints of one whole gzip member ([`RecordReader::seek_index`]), as bytes to
+/// keep beside a run's outputs and give back to a later reader ([`RecordReader::add_seek_index`]):
+/// a record `uoffset` bytes into the member is then read inflating at most
+/// `limits::SEEK_CHECKPOINT_SPAN` (doubled past `limits::SEEK_MAX_CHECKPOINTS` checkpoints),
+/// not the member up to it. 32 KiB a checkpoint.
+#[derive(Clone)]
+pub struct SeekIndex(GzSeek);
+
+impl SeekIndex {
+    /// The checkpoints as bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.0.to_bytes()
+    }
+
+    /// Checkpoints saved by [`to_bytes`](Self::to_bytes); bytes that are not (another file,
+    /// damage) are an error, never a panic. Checkpoints of another member read wrong bytes or
+    /// fail: a caller that may have mixed them checks the record it gets.
+    pub fn from_bytes(b: &[u8]) -> std::io::Result<SeekIndex> {
+        GzSeek::from_bytes(b).map(SeekIndex)
+    }
+}
 
 /// Reads the record at `offset` / `uoffset` of the file at `path` (see the module
 /// documentation). The record's `pos.file` and `pos.index` are 0: the caller knows them.
@@ -115,6 +139,80 @@ impl RecordReader {
         }
     }
 
+    /// Inflates the gzip member at `offset` of `path` to its end once and gives its checkpoints
+    /// (kept by this reader too); `None` when the file is not gzip-compressed.
+    pub fn seek_index(&mut self, path: &Path, offset: u64) -> Result<Option<SeekIndex>, ReadError> {
+        let data = self.open(path)?;
+        if detect_compression(&data) != Compression::Gzip {
+            return Ok(None);
+        }
+        let no_member = |why: String| ReadError::NoRecord {
+            path: path.to_path_buf(),
+            offset,
+            uoffset: 0,
+            why,
+        };
+        let member = data
+            .get(offset as usize..)
+            .ok_or_else(|| no_member("the file ends before it".into()))?;
+        let seek = self
+            .member(path, offset, member)
+            .map_err(|e| no_member(e.to_string()))?;
+        seek.complete(member)
+            .map_err(|e| no_member(e.to_string()))?;
+        Ok(Some(SeekIndex(seek.clone())))
+    }
+
+    /// Reads the member at `offset` of `path` with `index`'s checkpoints (from
+    /// [`seek_index`](Self::seek_index), saved and read back) instead of inflating it again.
+    pub fn add_seek_index(&mut self, path: &Path, offset: u64, index: SeekIndex) {
+        if self.members.len() >= SEEK_MAX_MEMBERS {
+            self.members.clear();
+        }
+        self.members.insert((path.to_path_buf(), offset), index.0);
+    }
+
+    /// Up to `len` decoded bytes from `uoffset` of the member or frame at `offset` of `path`
+    /// (running on into those after it): a record's bytes as stored, decompressed, when `len`
+    /// is its length.
+    pub fn bytes_at(
+        &mut self,
+        path: &Path,
+        offset: u64,
+        uoffset: u64,
+        len: usize,
+    ) -> Result<Vec<u8>, ReadError> {
+        let data = self.open(path)?;
+        let compression = detect_compression(&data);
+        let fail = |why: String| ReadError::NoRecord {
+            path: path.to_path_buf(),
+            offset,
+            uoffset,
+            why,
+        };
+        if offset >= data.len() as u64 {
+            return Err(fail("past the end of the file".into()));
+        }
+        let (bytes, _) = self
+            .window(path, &data, compression, offset, uoffset, len)
+            .map_err(|e| fail(e.to_string()))?;
+        Ok(bytes)
+    }
+
+    /// The checkpoints of the gzip member at `offset` of `path` (whose bytes run on as `member`),
+    /// made at the first read.
+    fn member(&mut self, path: &Path, offset: u64, member: &[u8]) -> std::io::Result<&mut GzSeek> {
+        let key = (path.to_path_buf(), offset);
+        if !self.members.contains_key(&key) {
+            let seek = GzSeek::new(member).ok_or_else(|| invalid("no gzip member starts there"))?;
+            if self.members.len() >= SEEK_MAX_MEMBERS {
+                self.members.clear();
+            }
+            self.members.insert(key.clone(), seek);
+        }
+        Ok(self.members.get_mut(&key).expect("inserted above"))
+    }
+
     /// The file at `path`, mapped (kept open).
     fn open(&mut self, path: &Path) -> Result<Bytes, ReadError> {
         if let Some(d) = self.files.get(path) {
@@ -159,17 +257,9 @@ impl RecordReader {
                 Ok((data[at..end].to_vec(), end == data.len()))
             }
             Compression::Gzip => {
-                let key = (path.to_path_buf(), offset);
-                if !self.members.contains_key(&key) {
-                    let seek = GzSeek::new(&data[at..])
-                        .ok_or_else(|| invalid("no gzip member starts there"))?;
-                    if self.members.len() >= SEEK_MAX_MEMBERS {
-                        self.members.clear();
-                    }
-                    self.members.insert(key.clone(), seek);
-                }
-                let seek = self.members.get_mut(&key).expect("inserted above");
-                let w = seek.read(&data[at..], uoffset, size)?;
+                let w = self
+                    .member(path, offset, &data[at..])?
+                    .read(&data[at..], uoffset, size)?;
                 let mut bytes = w.bytes;
                 match w.member_end {
                     // The window goes on into the members after this one.
