@@ -3,7 +3,9 @@
 //! fingerprint pipeline of `crawlsift index`) hands each batch of records to
 //! [`ArchiveLines::records`] and the reader's report to [`ArchiveLines::done`]. A record's length
 //! is known when the next member starts (or, for an uncompressed WARC or ARC file, at the end of
-//! its block), so captures wait in a [`Pending`] member until then.
+//! its block), so captures wait in a [`Pending`] member until then. A member that turns out to
+//! hold more than one record (a file compressed whole) leaves a [`MemberTable`] of where each
+//! record is, for the build to keep ([`crate::seek`]).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -15,6 +17,7 @@ use crawlsift_reader::{detect::detect_compression, Compression, FileReport, Reco
 use crate::error::CdxjError;
 use crate::extent::{block_end, member_end};
 use crate::line::{capture, Capture};
+use crate::seek::{line_hash, MemberTable};
 use crate::sort::Sorter;
 
 /// Lines an archive gathers before handing them to the shared sorter.
@@ -35,6 +38,8 @@ pub struct InputSummary {
     pub report: FileReport,
     /// Set when the input was not indexed: why (`not_archive`, `already_indexed`, an I/O error).
     pub not_indexed: Option<String>,
+    /// The members that hold more than one record, with where each is.
+    pub tables: Vec<MemberTable>,
 }
 
 /// Captures waiting for their member's end: all records of one gzip member (one, except in a
@@ -42,6 +47,8 @@ pub struct InputSummary {
 struct Pending {
     offset: u64,
     captures: Vec<Capture>,
+    /// Every record of the member: its `uoffset` and its line's hash (0 without a line).
+    places: Vec<(u64, u64)>,
 }
 
 /// The lines of one archive in the making (see the module documentation).
@@ -96,7 +103,7 @@ impl<'a> ArchiveLines<'a> {
             if p.offset == offset {
                 self.pending = Some(p);
             } else {
-                flush(p, offset, &mut self.lines);
+                self.flush(p, offset);
             }
         }
         // Uncompressed WARC and ARC records end with their block; the rest end where the next
@@ -105,25 +112,46 @@ impl<'a> ArchiveLines<'a> {
             && !matches!(rec.kind, RecordKind::TrecWeb | RecordKind::TrecText))
         .then(|| block_end(&self.data, &rec.block))
         .flatten();
-        match capture(rec, offset, 0, &self.name) {
+        let made = capture(rec, offset, 0, &self.name);
+        if own_end.is_none() {
+            let hash = made.as_ref().map_or(0, |c| line_hash(&c.key, &c.timestamp));
+            self.pending
+                .get_or_insert_with(|| Pending {
+                    offset,
+                    captures: Vec::new(),
+                    places: Vec::new(),
+                })
+                .places
+                .push((rec.uoffset, hash));
+        }
+        match made {
             Ok(mut c) => {
                 self.counts.lines += 1;
-                match own_end {
-                    Some(end) => {
+                match (own_end, self.pending.as_mut()) {
+                    (Some(end), _) => {
                         c.length = end.saturating_sub(offset);
                         self.lines.push(c.to_line());
                     }
-                    None => self
-                        .pending
-                        .get_or_insert_with(|| Pending {
-                            offset,
-                            captures: Vec::new(),
-                        })
-                        .captures
-                        .push(c),
+                    (None, Some(p)) => p.captures.push(c),
+                    (None, None) => unreachable!("a member's records wait in it"),
                 }
             }
             Err(why) => *self.counts.skipped.entry(why).or_default() += 1,
+        }
+    }
+
+    /// The lines of a member's captures, now that the member is known to end at `end`; its
+    /// table when it holds more than one record.
+    fn flush(&mut self, p: Pending, end: u64) {
+        for mut c in p.captures {
+            c.length = end.saturating_sub(p.offset);
+            self.lines.push(c.to_line());
+        }
+        if p.places.len() > 1 {
+            self.counts.tables.push(MemberTable {
+                offset: p.offset,
+                records: p.places,
+            });
         }
     }
 
@@ -138,13 +166,15 @@ impl<'a> ArchiveLines<'a> {
     /// everything is handed to the sorter. What indexing it gave (`path` left empty), or the
     /// sorter's error.
     pub fn done(mut self, report: FileReport) -> Result<InputSummary, CdxjError> {
-        if let Some(p) = self.pending.take().filter(|p| !p.captures.is_empty()) {
-            let end = if self.compression == Compression::None {
+        if let Some(p) = self.pending.take() {
+            let end = if p.captures.is_empty() {
+                0 // no line needs it
+            } else if self.compression == Compression::None {
                 self.data.len() as u64
             } else {
                 member_end(&self.data, p.offset, self.compression)
             };
-            flush(p, end, &mut self.lines);
+            self.flush(p, end);
         }
         self.hand_over();
         if let Some(e) = self.error {
@@ -157,13 +187,5 @@ impl<'a> ArchiveLines<'a> {
         }
         counts.report = report;
         Ok(counts)
-    }
-}
-
-/// The lines of a member's captures, now that the member is known to end at `end`.
-fn flush(p: Pending, end: u64, lines: &mut Vec<String>) {
-    for mut c in p.captures {
-        c.length = end.saturating_sub(p.offset);
-        lines.push(c.to_line());
     }
 }

@@ -17,9 +17,11 @@ use crate::archive::ArchiveLines;
 use crate::error::CdxjError;
 use crate::manifest::{Archive, Manifest};
 use crate::merge;
+use crate::seek;
 use crate::sort::Sorter;
 use crate::write::Atomic;
 use crate::zipnum;
+use crawlsift_common::parallel::in_parallel;
 
 pub use crate::archive::InputSummary;
 pub use crate::layout::INDEX;
@@ -235,18 +237,32 @@ impl Build {
         for (k, done) in read_unread(&todo, &unread, opts.threads, &sorter) {
             slots[k] = Slot::Done(Box::new(done));
         }
+        if !append {
+            seek::clear(&dir)?;
+        }
+        let mut tables = Vec::new();
         for (t, slot) in todo.iter().zip(slots) {
             let Slot::Done(done) = slot else {
                 unreachable!("every unread archive was read above");
             };
             match (*done)? {
                 Ok(mut s) => {
+                    if !s.tables.is_empty() {
+                        tables.push((t, std::mem::take(&mut s.tables)));
+                    }
                     s.path = summary.inputs[t.input].path.clone();
                     summary.inputs[t.input] = s;
                 }
                 Err(e) => summary.inputs[t.input].not_indexed = Some(e),
             }
         }
+        // Each archive compressed whole is inflated once more, for its checkpoints: archives on
+        // the threads, in parallel.
+        let written = in_parallel(opts.threads, &tables, |part| {
+            part.iter()
+                .try_for_each(|(t, m)| seek::write_tables(&dir, &t.abs, &t.name, m))
+        });
+        written.into_iter().collect::<Result<(), CdxjError>>()?;
         let sorted = sorter
             .into_inner()
             .unwrap_or_else(|e| e.into_inner())

@@ -8,13 +8,16 @@ use std::path::{Path, PathBuf};
 
 use bytes::Bytes;
 use crawlsift_common::limits::CDXJ_MEMBER_SCAN_BYTES;
-use crawlsift_reader::{detect::detect_compression, Compression, ReaderConfig, Record, RecordKind};
+use crawlsift_reader::{
+    detect::detect_compression, Compression, ReaderConfig, Record, RecordKind, RecordReader,
+};
 
 use crate::error::CdxjError;
 use crate::layout::INDEX;
 use crate::line::{capture, Capture};
 use crate::lookup::CdxjFile;
 use crate::manifest::Manifest;
+use crate::seek::SeekTable;
 use crate::zipnum::{ZipNum, SUMMARY};
 use crate::{surt, timestamp};
 
@@ -34,7 +37,8 @@ pub struct IndexDir {
 pub struct Fetched {
     /// The record.
     pub record: Record,
-    /// The record's bytes as stored in the archive (its gzip member).
+    /// The record's bytes as stored in the archive (its gzip member); for a record found by its
+    /// member's seek table (a file compressed whole), its own bytes, decompressed.
     pub stored: Bytes,
     /// The archive.
     pub path: PathBuf,
@@ -98,6 +102,9 @@ impl IndexDir {
             ))
         };
         let file = std::fs::File::open(path).map_err(moved)?;
+        if let Some(f) = self.read_by_table(c, path, &file) {
+            return Ok(f);
+        }
         // Only the record's bytes are copied out. A file that cannot be mapped reads as empty:
         // the offset is then past its end, which is the error given.
         let map = crawlsift_common::fs::map_open(&file);
@@ -154,6 +161,37 @@ impl IndexDir {
             stored,
             path: path.clone(),
         })
+    }
+
+    /// The record of `c` read at its place in a member that holds many records, by the member's
+    /// seek table ([`crate::seek`]): only that record is inflated and copied, from the last
+    /// checkpoint before it. `None` where there is no table (a member of one record, an index
+    /// made before tables), or nothing at its places matches the line: the caller reads the
+    /// member as before.
+    fn read_by_table(&self, c: &Capture, path: &Path, file: &std::fs::File) -> Option<Fetched> {
+        let size = file.metadata().ok()?.len();
+        let table = SeekTable::load(&self.dir, &c.filename, c.offset, size)?;
+        let mut reader = RecordReader::new();
+        if let Some(ix) = table.index.clone() {
+            reader.add_seek_index(path, c.offset, ix);
+        }
+        for (uoffset, len) in table.places(&c.key, &c.timestamp) {
+            let Ok(record) = reader.record_at(path, c.offset, uoffset) else {
+                continue;
+            };
+            let matches = capture(&record, c.offset, c.length, &c.filename)
+                .is_ok_and(|x| x.key == c.key && x.timestamp == c.timestamp);
+            let len = len.and_then(|l| usize::try_from(l).ok());
+            if let (true, Some(len)) = (matches, len) {
+                let stored = reader.bytes_at(path, c.offset, uoffset, len).ok()?;
+                return Some(Fetched {
+                    record,
+                    stored: Bytes::from(stored),
+                    path: path.to_path_buf(),
+                });
+            }
+        }
+        None
     }
 
     /// For a revisit, the capture and record it refers to: by WARC-Refers-To-Target-URI and

@@ -9,5 +9,7 @@ pub const MANIFEST: &str = "archives.jsonl";
 pub const BLOCKS: &str = "index.cdxj.gz";
 /// ZipNum: one summary line per block.
 pub const SUMMARY: &str = "index.idx";
+/// Seek tables of the members that hold many records (see [`crate::seek`]).
+pub const SEEK_DIR: &str = "seek";
 /// ZipNum: where each part named in the summary is.
 pub const LOC: &str = "index.loc";

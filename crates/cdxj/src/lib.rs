@@ -35,6 +35,7 @@ pub mod line;
 pub mod lookup;
 pub mod manifest;
 pub mod merge;
+pub mod seek;
 pub mod sort;
 pub mod surt;
 pub mod timestamp;

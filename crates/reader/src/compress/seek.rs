@@ -270,6 +270,11 @@ impl GzSeek {
         })
     }
 
+    /// The member's decoded size, once it was read to its end.
+    pub(crate) fn size(&self) -> Option<u64> {
+        self.size
+    }
+
     fn last_upos(&self) -> u64 {
         self.points.last().map_or(0, |p| p.upos)
     }

@@ -54,6 +54,12 @@ impl SeekIndex {
         self.0.to_bytes()
     }
 
+    /// The member's decoded size (known once it was inflated to its end, as
+    /// [`RecordReader::seek_index`] does).
+    pub fn decoded_size(&self) -> Option<u64> {
+        self.0.size()
+    }
+
     /// Checkpoints saved by [`to_bytes`](Self::to_bytes); bytes that are not (another file,
     /// damage) are an error, never a panic. Checkpoints of another member read wrong bytes or
     /// fail: a caller that may have mixed them checks the record it gets.
