@@ -3,14 +3,15 @@
 //! checks the picture is not blank and the console logged no error (the page has no script:
 //! JavaScript is not needed to read it). The page itself is checked for what a reader needs at
 //! a glance: the headline duplicate rate, log-scale bars, exact copies apart from
-//! near-duplicates, no records that are not pages in the skip chart, the command as typed.
+//! near-duplicates, no records that are not pages in the skip chart, the command as typed. The
+//! report of a corpus gzipped whole shows each cluster's own texts, read back at their places.
 
 mod util;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use util::{makecorpus, needs_shared, root};
+use util::{json_lines, makecorpus, needs_shared, root};
 
 /// The Chromium binary (`.ci/run` installs Debian's `chromium` when it is missing).
 fn chromium() -> PathBuf {
@@ -226,4 +227,104 @@ fn report_html_of_the_seed_7_corpus_renders_in_chromium_without_errors() {
     );
     // The README's picture of the report, fresh from this run.
     std::fs::copy(&png, root().join("docs").join("report.png")).unwrap();
+}
+
+/// The words of one side of a cluster's pair on the page: tags dropped, entities read back.
+fn side_words(html: &str) -> Vec<String> {
+    let mut plain = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            _ if !in_tag => plain.push(c),
+            _ => {}
+        }
+    }
+    let plain = plain
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&");
+    plain.split_whitespace().map(str::to_string).collect()
+}
+
+#[test]
+fn report_html_of_a_file_gzipped_whole_shows_each_clusters_own_text() {
+    // Every record of a `.trec.gz` gzipped whole shares the member at offset 0: each side of each
+    // "Largest clusters" pair must be its own document's text (read back at its decompressed
+    // byte), not the file's first document, and the page renders without an error.
+    let shared = needs_shared();
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus");
+    makecorpus(
+        &shared,
+        &corpus,
+        &["--docs", "300", "--seed", "7", "--format", "trec-gz"],
+    );
+    let name = std::fs::read_dir(&corpus)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .find(|n| n.ends_with(".trec.gz"))
+        .expect("a .trec.gz");
+    let archive = format!("corpus/{name}");
+    crawlsift_in(dir.path(), &["dedup", &archive, "--out", "o", "-q"]);
+    // Every document's own text, as dedup extracts it (`blocks`), by its place.
+    let extracted = Command::new(env!("CARGO_BIN_EXE_crawlsift"))
+        .args(["extract", &archive, "--method", "blocks"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(extracted.status.code(), Some(0));
+    let rows = dir.path().join("texts.jsonl");
+    std::fs::write(&rows, &extracted.stdout).unwrap();
+    let texts: std::collections::HashMap<(u64, u64), String> = json_lines(&rows)
+        .into_iter()
+        .map(|r| {
+            let at = (
+                r["offset"].as_u64().unwrap(),
+                r.get("uoffset").map_or(0, |u| u.as_u64().unwrap()),
+            );
+            (at, r["text"].as_str().unwrap().to_string())
+        })
+        .collect();
+    let page = dir.path().join("o/report.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    for side in html.split("<div class=side><div class=label>").skip(1) {
+        let label = &side[..side.find("</div>").unwrap()];
+        let at = label.split(" @").nth(1).unwrap();
+        let offset: u64 = at.split([' ', '(']).next().unwrap().parse().unwrap();
+        let uoffset: u64 = match at.find("(decompressed byte ") {
+            Some(i) => {
+                let rest = &at[i + "(decompressed byte ".len()..];
+                rest[..rest.find(')').unwrap()].parse().unwrap()
+            }
+            None => 0,
+        };
+        let body = &side[side.find("<div class=text>").unwrap() + "<div class=text>".len()..];
+        let shown = side_words(&body[..body.find("</div>").unwrap()]);
+        let own: Vec<String> = texts[&(offset, uoffset)]
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        assert!(shown.len() > 20, "{label}: {} words shown", shown.len());
+        let n = shown.len().min(own.len());
+        assert_eq!(shown[..n], own[..n], "{label}: another document's text");
+        seen.insert(uoffset);
+    }
+    assert!(seen.len() >= 6, "sides from distinct places: {seen:?}");
+    assert!(seen.iter().filter(|&&u| u > 0).count() >= 5, "{seen:?}");
+    let log = screenshot(
+        &page,
+        &dir.path().join("whole.png"),
+        &dir.path().join("profile"),
+    );
+    for error in ["Uncaught", ":CONSOLE"] {
+        assert!(
+            !log.contains(error),
+            "console error in chromium's log:\n{log}"
+        );
+    }
 }
