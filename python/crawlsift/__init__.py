@@ -13,7 +13,8 @@ a run that cannot finish raises :class:`CrawlsiftError` (or one of its subclasse
 ``records()`` reads a path, a list of paths, a folder, a binary file object or ``bytes``; each
 record is a dict with the CLI's fields, its WARC header fields (``warc_headers``) and HTTP
 response header fields (``http_headers``) as ordered lists of ``(name, value)`` tuples, and the
-payload with ``payload=True``.
+payload with ``payload=True``. ``record_at()`` and :class:`RecordReader` read a record again
+from the place a row gives (``file``, ``offset``, ``uoffset``), in a file compressed whole too.
 
 >>> import crawlsift
 >>> for rec in crawlsift.records("data/sample.warc.gz"):   # doctest: +SKIP
@@ -26,6 +27,7 @@ from ._crawlsift import (
     InputOutputError,
     NoTextError,
     OutputExistsError,
+    RecordReader,
     Records,
     RunInterrupted,
     ShardsError,
@@ -34,6 +36,7 @@ from ._crawlsift import (
     extract,
     fingerprint,
     merge,
+    record_at,
     records,
     shard,
 )
@@ -44,6 +47,7 @@ __all__ = [
     "InputOutputError",
     "NoTextError",
     "OutputExistsError",
+    "RecordReader",
     "Records",
     "RunInterrupted",
     "ShardsError",
@@ -52,6 +56,7 @@ __all__ = [
     "extract",
     "fingerprint",
     "merge",
+    "record_at",
     "records",
     "shard",
 ]

@@ -130,6 +130,25 @@ def records(source: Source, payload: bool = False, threads: Optional[int] = None
     Damaged records are skipped and counted in ``report``, as the CLI counts them.
     """
 
+class RecordReader:
+    """Reads records back from the places rows give (``file``, ``offset``, ``uoffset``: rows of
+    ``records()``, ``crawlsift records``/``extract``, ``documents.jsonl.gz``, ``clusters.jsonl``,
+    ``--text``), keeping files open and the inflate checkpoints of the gzip members it has read:
+    many records of one file gzipped whole are read inflating it about once in all. Bounded: 64
+    files, the checkpoints of 64 members."""
+
+    def __init__(self) -> None: ...
+    def record_at(
+        self, path: Path, offset: int, uoffset: int = 0, payload: bool = False
+    ) -> Record:
+        """The record at ``offset`` / ``uoffset`` of the archive at ``path``, as ``records()``
+        gives it. Raises ``FileNotFoundError`` when the file is gone, ``ValueError`` when no
+        record starts there, ``OSError`` when it cannot be read."""
+
+def record_at(path: Path, offset: int, uoffset: int = 0, payload: bool = False) -> Record:
+    """The record at ``offset`` / ``uoffset`` of the archive at ``path`` (a new
+    :class:`RecordReader` each call: read many with one reader)."""
+
 @overload
 def extract(
     html: Union[bytes, str],

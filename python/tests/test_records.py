@@ -292,3 +292,26 @@ def test_dates_are_iso_utc_and_invalid_ones_are_counted():
     assert b["date"] == "2009-03-28T15:13:42Z" and b["date_raw"] == "2009-03-28T08:13:42-0700"
     assert c["date"] is None and c["date_raw"] == "2009-03-78T08:13:42-0700"
     assert it.report["invalid_dates"] == 1
+
+
+def test_record_at_reads_every_record_back_from_its_place_in_a_file_gzipped_whole(tmp_path, root):
+    # The sample's records gzipped as one member: every record but the first has a uoffset, and
+    # one RecordReader reads each back from (offset, uoffset), payload included.
+    import gzip
+
+    plain = gzip.decompress(sample(root).read_bytes())
+    whole = tmp_path / "whole.warc.gz"
+    whole.write_bytes(gzip.compress(plain))
+    recs = list(crawlsift.records(whole, payload=True))
+    assert sum(1 for r in recs if r.get("uoffset", 0) > 0) == len(recs) - 1
+    reader = crawlsift.RecordReader()
+    for r in recs:
+        back = reader.record_at(whole, r["offset"], r.get("uoffset", 0), payload=True)
+        assert (back["id"], back["type"], back["payload"]) == (r["id"], r["type"], r["payload"])
+        assert back.get("uoffset") == r.get("uoffset")
+    last = recs[-1]
+    assert crawlsift.record_at(str(whole), 0, last["uoffset"])["id"] == last["id"]
+    with pytest.raises(ValueError, match="cannot read a record there"):
+        reader.record_at(whole, 0, last["uoffset"] + 1)
+    with pytest.raises(FileNotFoundError):
+        crawlsift.record_at(tmp_path / "gone.warc.gz", 0)

@@ -31,6 +31,8 @@ fn _crawlsift(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<records::Records>()?;
     m.add_function(wrap_pyfunction!(records::records, m)?)?;
+    m.add_class::<records::RecordReader>()?;
+    m.add_function(wrap_pyfunction!(records::record_at, m)?)?;
     m.add_function(wrap_pyfunction!(text::extract, m)?)?;
     m.add_function(wrap_pyfunction!(text::fingerprint, m)?)?;
     m.add_function(wrap_pyfunction!(cli::shard, m)?)?;

@@ -456,3 +456,61 @@ fn record_dict<'py>(
     }
     Ok(d)
 }
+
+/// Reads records back from the places rows give (`file`, `offset`, `uoffset`: the rows of
+/// `crawlsift records`, `extract`, `documents.jsonl.gz`, `clusters.jsonl`, `--text`), keeping the
+/// files open and the inflate checkpoints of the gzip members it has read, so that many records
+/// of one file compressed whole are read inflating it about once in all, not once each.
+/// Bounded: 64 files, the checkpoints of 64 members.
+#[pyclass(module = "crawlsift._crawlsift")]
+pub struct RecordReader {
+    inner: crawlsift_reader::RecordReader,
+}
+
+#[pymethods]
+impl RecordReader {
+    #[new]
+    fn new() -> Self {
+        RecordReader {
+            inner: crawlsift_reader::RecordReader::new(),
+        }
+    }
+
+    /// The record at `offset` / `uoffset` of the archive at `path`, as the dict `records()`
+    /// gives (with `payload=True`, its payload). Raises `FileNotFoundError` when the file is
+    /// gone, `ValueError` when no record starts there, `OSError` when it cannot be read.
+    #[pyo3(signature = (path, offset, uoffset = 0, payload = false))]
+    fn record_at<'py>(
+        &mut self,
+        py: Python<'py>,
+        path: PathBuf,
+        offset: u64,
+        uoffset: u64,
+        payload: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let inner = &mut self.inner;
+        let got = py.detach(|| inner.record_at(&path, offset, uoffset));
+        let rec = got.map_err(|e| match &e {
+            ReadError::NoRecord { .. } => PyValueError::new_err(e.to_string()),
+            ReadError::Open { source, .. } if source.kind() == io::ErrorKind::NotFound => {
+                PyFileNotFoundError::new_err(e.to_string())
+            }
+            _ => PyOSError::new_err(e.to_string()),
+        })?;
+        record_dict(py, &rec, &path.to_string_lossy(), payload)
+    }
+}
+
+/// The record at `offset` / `uoffset` of the archive at `path` (one call of a new
+/// [`RecordReader`]; read many with one reader).
+#[pyfunction]
+#[pyo3(signature = (path, offset, uoffset = 0, payload = false))]
+pub fn record_at<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    offset: u64,
+    uoffset: u64,
+    payload: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    RecordReader::new().record_at(py, path, offset, uoffset, payload)
+}
