@@ -167,4 +167,31 @@ fn after_dedup_counts_only_the_kept_documents_and_names_the_inflated_words() {
     let err = util::crawlsift(&["stats", path, "--after-dedup", path]);
     assert_eq!(err.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&err.stderr).contains("documents.jsonl.gz"));
+    // The run of other inputs: none of its duplicates is met, raw equals after, and stats says
+    // why rather than showing two equal columns in silence.
+    let other = dir.path().join("other.trec");
+    trec(
+        &other,
+        &[
+            (
+                "9",
+                "Glaciers of the northern valleys retreat faster each summer.",
+            ),
+            (
+                "10",
+                "Soil samples from the river delta hold more clay than sand.",
+            ),
+        ],
+    );
+    let o = crawlsift_ok(
+        &["stats", other.to_str().unwrap(), "--after-dedup", out_s],
+        0,
+    );
+    let said = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        said.contains(
+            "2 duplicates listed in documents.jsonl.gz were not among the documents read"
+        ) && said.contains("was the dedup run over the same inputs?"),
+        "{said}"
+    );
 }
