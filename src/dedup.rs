@@ -60,6 +60,10 @@ pub struct DedupArgs {
     /// document already holds; `report.json` counts them (`drop_popular_phrases`).
     #[arg(long, requires = "text")]
     pub drop_popular_phrases: bool,
+    /// Also find the passages documents share (partial copies, pasted paragraphs), in the same
+    /// pass: `reuse.jsonl`, as `crawlsift reuse` writes it, and `reuse` in `report.json`.
+    #[arg(long, conflicts_with = "shard")]
+    pub reuse: bool,
     /// Memory for what the run keeps per document and for clustering (e.g. 512M, 2G; default
     /// 2G): past half of it, word profiles go to a temporary file in the output folder, and
     /// clustering steps work in parts within the rest. The outputs are the same bytes whatever it
@@ -82,6 +86,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
         against: args.against,
         phrases: args.phrases,
         drop_popular_phrases: args.drop_popular_phrases,
+        reuse: args.reuse,
         memory: args.memory.unwrap_or(DEDUP_MEMORY_DEFAULT),
         quiet: args.quiet,
     };

@@ -52,11 +52,14 @@ fn run_args<'a>(corpus: &'a Path, out: &'a Path, text: &'a Path) -> Vec<&'a str>
         out.to_str().unwrap(),
         "--text",
         text.to_str().unwrap(),
+        // Text reuse in the same pass: a replayed input's sketches are made again from its
+        // checkpointed texts, and reuse.jsonl must come out the same.
+        "--reuse",
     ]
 }
 
 fn assert_same_outputs(a: &Path, b: &Path, ta: &Path, tb: &Path) {
-    for f in ["clusters.jsonl", "documents.jsonl.gz"] {
+    for f in ["clusters.jsonl", "documents.jsonl.gz", "reuse.jsonl"] {
         assert!(
             contents(&a.join(f)) == contents(&b.join(f)),
             "{f} differs after resuming"

@@ -160,6 +160,50 @@ fn a_pasted_passage_pairs_its_pages_and_a_shared_skeleton_does_not() {
     assert!(json_lines(&out2.join("reuse.jsonl")).is_empty());
 }
 
+/// `dedup --reuse` finds the same pairs in the same pass: its `reuse.jsonl` is the bytes
+/// `crawlsift reuse` writes, its clusters are those of a run without it, and a shard refuses it
+/// (a shard does not see every document).
+#[test]
+fn dedup_reuse_writes_what_reuse_writes_and_clusters_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("crawl.warc");
+    crawl(&input);
+    let input = input.to_str().unwrap();
+    let out = |name: &str| dir.path().join(name);
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    crawlsift_ok(&["reuse", input, "--out", &s(&out("r")), "-q"], 0);
+    crawlsift_ok(&["dedup", input, "--out", &s(&out("d")), "-q"], 0);
+    crawlsift_ok(
+        &["dedup", input, "--out", &s(&out("dr")), "-q", "--reuse"],
+        0,
+    );
+    let reuse = contents(&out("r").join("reuse.jsonl"));
+    assert!(!reuse.is_empty());
+    assert_eq!(contents(&out("dr").join("reuse.jsonl")), reuse);
+    assert_eq!(
+        contents(&out("dr").join("clusters.jsonl")),
+        contents(&out("d").join("clusters.jsonl"))
+    );
+    assert!(!out("d").join("reuse.jsonl").exists());
+    let report: serde_json::Value =
+        serde_json::from_slice(&contents(&out("dr").join("report.json"))).unwrap();
+    assert_eq!(report["reuse"]["pairs"], 1, "{}", report["reuse"]);
+    let o = crawlsift_ok(
+        &[
+            "dedup",
+            input,
+            "--out",
+            &s(&out("sh")),
+            "-q",
+            "--reuse",
+            "--shard",
+            "0/2",
+        ],
+        2,
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--shard"));
+}
+
 /// The PAN 2013 passages of `bench/reuse`, scored by `scorereuse.py`. The scorer stops with a
 /// TypeError on any detected pair the truth does not hold (its line 80 takes `len` of an int),
 /// so the truth's pairs are scored from a copy holding only them (every figure it gives but

@@ -38,6 +38,7 @@ from ._crawlsift import (
     merge,
     record_at,
     records,
+    reuse,
     shard,
 )
 
@@ -58,5 +59,6 @@ __all__ = [
     "merge",
     "record_at",
     "records",
+    "reuse",
     "shard",
 ]

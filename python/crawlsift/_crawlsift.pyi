@@ -195,6 +195,27 @@ def fingerprint(text: str) -> Fingerprint:
     """The fingerprint ``crawlsift dedup`` computes for a document's text, with its default
     settings."""
 
+class Passage(TypedDict):
+    """A passage two texts share: word ranges over each text's words (maximal runs of Unicode
+    letters and digits) and character ranges in each text, end exclusive."""
+
+    a_words: list[int]
+    b_words: list[int]
+    a_chars: list[int]
+    b_chars: list[int]
+
+class Reuse(TypedDict):
+    """What two texts share, as a line of ``reuse.jsonl`` gives it."""
+
+    a_share: float
+    """Share of ``a_text``'s words inside the passages (near 1: ``a`` is mostly in ``b``)."""
+    b_share: float
+    passages: list[Passage]
+
+def reuse(a_text: str, b_text: str, min_passage_words: int = 8) -> Reuse:
+    """The passages two texts share, aligned as ``crawlsift reuse`` aligns a pair. Raises
+    ``ValueError`` for ``min_passage_words=0``."""
+
 class CrawlsiftError(Exception):
     """A crawlsift run could not finish; the message names the file (and byte offset) at fault."""
 

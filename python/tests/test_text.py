@@ -140,3 +140,25 @@ def test_extract_formats_and_metadata_are_the_clis(binary, tmp_path):
     assert "metadata" not in crawlsift.extract(ARTICLE)
     with pytest.raises(ValueError, match="unknown format"):
         crawlsift.extract(ARTICLE, format="pdf")
+
+
+def test_reuse_finds_a_pasted_passage_as_the_cli_does():
+    source = (
+        "The river rises in the northern hills and runs four hundred miles through farmland "
+        "before it reaches the sea at the old harbour town."
+    )
+    copy = (
+        "Travel notes. We learnt that the river rises in the northern hills and runs four "
+        "hundred miles through farmland before it reaches the sea. Then we went home."
+    )
+    r = crawlsift.reuse(source, copy)
+    (p,) = r["passages"]
+    assert p["a_words"] == [0, 19] and p["b_words"] == [5, 24]
+    a, b = p["a_chars"]
+    assert source[a:b].startswith("The river rises") and source[a:b].endswith("reaches the sea")
+    # 19 of the source's 24 words; 19 of the copy's 28.
+    assert (r["a_share"], r["b_share"]) == (round(19 / 24, 4), round(19 / 28, 4))
+    assert crawlsift.reuse(source, "nothing in common here at all")["passages"] == []
+    assert crawlsift.reuse(source, copy, min_passage_words=30)["passages"] == []
+    with pytest.raises(ValueError):
+        crawlsift.reuse(source, copy, min_passage_words=0)

@@ -25,8 +25,8 @@ BENCH="$SHARED/bench/reuse"
 SCORE="$SHARED/tools/scorereuse.py"
 MAKE="$SHARED/tools/makecorpus.py"
 if [ ! -f "$SCORE" ] || [ ! -f "$BENCH/docs.trectext" ] || [ ! -f "$MAKE" ]; then
-  echo "notice: $BENCH, scorereuse.py or makecorpus.py not found; reuse gate skipped"
-  exit 0
+  echo "reuse gate FAILED: $BENCH, scorereuse.py or makecorpus.py not found" >&2
+  exit 1
 fi
 [ -x "$BIN" ] || { echo "reuse gate: $BIN missing (run cargo build --release first)" >&2; exit 1; }
 

@@ -97,6 +97,10 @@ pub struct Entry {
     pub text: Option<String>,
     /// The page's phrase sketch, made only for `--phrases`.
     pub phrases: Option<crawlsift_phrases::Sketch>,
+    /// The page's text-reuse sketch, made only for `--reuse` by the workers; not kept in
+    /// checkpoints (a replayed entry keeps its text, and the collector makes it again).
+    #[serde(skip)]
+    pub reuse: Option<crawlsift_reuse::Sketch>,
     /// The record's capture date as it gives it, for the lines of `--text`.
     pub date: Option<String>,
     /// How far its input had been read ([`crawlsift_reader::Record::read_to`]), for progress;
@@ -373,6 +377,7 @@ mod tests {
                 fp: Some(fp),
                 text: Some("one line of words".into()),
                 phrases: None,
+                reuse: None,
                 date: Some("2020-01-02T03:04:05Z".into()),
                 read_to: 0,
             },
@@ -386,6 +391,7 @@ mod tests {
                 fp: None,
                 text: None,
                 phrases: None,
+                reuse: None,
                 date: None,
                 read_to: 0,
             },

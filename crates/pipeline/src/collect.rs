@@ -12,11 +12,14 @@ use crawlsift_common::budget::{MemoryBudget, Part, Spilled};
 use crawlsift_dedup::Clusterer;
 use crawlsift_extractor::Extractor;
 use crawlsift_reader::{FileReport, Record};
+use crawlsift_reuse::ReuseConfig;
+use std::path::Path;
 
 use crate::catalog::{Catalog, DocMeta, FingerprintSummary};
 use crate::checkpoint::{Checkpoints, Entry};
 use crate::page::{clustered_page, Origin};
 use crate::phrases::PhraseStore;
+use crate::reuse::{sketch_of, ReuseGatherer};
 use crate::write::TextSpill;
 
 /// The reason name of a record that reached the collector without a fingerprint.
@@ -60,6 +63,7 @@ pub fn entry_of(rec: &Record, ex: &mut Extractor) -> Entry {
         fp: None,
         text: None,
         phrases: None,
+        reuse: None,
         date: rec.date.clone(),
         read_to: rec.read_to,
     };
@@ -90,6 +94,8 @@ pub struct Collected {
     pub reports: Vec<Option<Result<FileReport, String>>>,
     /// Every document's phrase sketch, for `--phrases`.
     pub phrases: Option<PhraseStore>,
+    /// Every document's text and reuse sketch, for `--reuse`.
+    pub reuse: Option<ReuseGatherer>,
 }
 
 impl Collected {
@@ -131,6 +137,7 @@ pub struct Collector<'a> {
     pending: Vec<Entry>,
     reports: Vec<Option<Result<FileReport, String>>>,
     phrases: Option<PhraseStore>,
+    reuse: Option<(ReuseGatherer, ReuseConfig)>,
 }
 
 impl<'a> Collector<'a> {
@@ -154,7 +161,16 @@ impl<'a> Collector<'a> {
             pending: Vec::new(),
             reports: vec![None; inputs],
             phrases: None,
+            reuse: None,
         }
+    }
+
+    /// Gathers every document's text and reuse sketch for `--reuse` (its scratch file in `out`);
+    /// checkpoints then keep the texts, which a replayed input's sketches are made again from.
+    pub fn with_reuse(mut self, cfg: &ReuseConfig, out: &Path) -> Result<Self> {
+        self.reuse = Some((ReuseGatherer::new(cfg, out)?, cfg.clone()));
+        self.keep_text = true;
+        Ok(self)
     }
 
     /// Keeps every document's phrase sketch (`--phrases`).
@@ -188,6 +204,11 @@ impl<'a> Collector<'a> {
             id: e.id,
             url: e.url,
         };
+        if let (None, Some(text), Some((g, cfg))) = (&e.skipped, &e.text, self.reuse.as_mut()) {
+            let sketch = e.reuse.take().unwrap_or_else(|| sketch_of(text, cfg));
+            let place = (origin.pos.file, origin.pos.offset);
+            g.add(place, origin.id.clone(), origin.url.clone(), text, &sketch)?;
+        }
         match (e.skipped, e.fp.take()) {
             (None, Some(fp)) => {
                 let summary = FingerprintSummary {
@@ -309,6 +330,7 @@ impl<'a> Collector<'a> {
             spill: self.spill,
             reports: self.reports,
             phrases: self.phrases,
+            reuse: self.reuse.map(|r| r.0),
         })
     }
 }

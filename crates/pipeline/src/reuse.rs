@@ -124,6 +124,129 @@ struct Spill {
     at: u64,
 }
 
+/// The documents of a run gathered for text reuse, in input order: each one's sketch in the
+/// [`Corpus`] and its text appended to an unnamed file in the output folder. `crawlsift reuse`
+/// and `dedup --reuse` both gather through it, so their `reuse.jsonl` are the same bytes.
+pub struct ReuseGatherer {
+    corpus: Corpus,
+    spill_file: File,
+    spill: Spill,
+    docs: Vec<Doc>,
+    sites: HashMap<String, u32>,
+    out: std::path::PathBuf,
+}
+
+impl ReuseGatherer {
+    /// A gatherer for `cfg` (checked) whose scratch file goes in `out`.
+    pub fn new(cfg: &ReuseConfig, out: &Path) -> Result<Self> {
+        let corpus = Corpus::new(cfg).map_err(|e| Error::Usage(e.to_string()))?;
+        let spill_file = tempfile::tempfile_in(out).at(out, || {
+            format!("cannot create a scratch file in {}", out.display())
+        })?;
+        let writer = spill_file
+            .try_clone()
+            .at(out, || "the texts' scratch file".to_string())?;
+        Ok(ReuseGatherer {
+            corpus,
+            spill_file,
+            spill: Spill {
+                out: BufWriter::new(writer),
+                at: 0,
+            },
+            docs: Vec::new(),
+            sites: HashMap::new(),
+            out: out.to_path_buf(),
+        })
+    }
+
+    /// Documents gathered.
+    pub fn documents(&self) -> u64 {
+        self.docs.len() as u64
+    }
+
+    /// Adds the next document: its record's place, id and URL, its main text and the text's
+    /// sketch (made with the gatherer's settings: [`sketch_of`]).
+    pub fn add(
+        &mut self,
+        place: (u32, u64),
+        id: String,
+        url: Option<String>,
+        text: &str,
+        sketch: &Sketch,
+    ) -> Result<()> {
+        let out = &self.out;
+        let site = site_of(url.as_deref());
+        let site = (!site.is_empty()).then(|| {
+            let next = self.sites.len() as u32;
+            *self.sites.entry(site).or_insert(next)
+        });
+        let len = u32::try_from(text.len()).map_err(|_| Error::failed("a main text over 4 GiB"))?;
+        self.spill
+            .out
+            .write_all(text.as_bytes())
+            .at(out, || "writing the texts' scratch file".to_string())?;
+        self.docs.push(Doc {
+            id,
+            url,
+            file: place.0,
+            offset: place.1,
+            at: self.spill.at,
+            len,
+        });
+        self.spill.at += u64::from(len);
+        self.corpus.add(sketch, site);
+        Ok(())
+    }
+
+    /// Finds the pairs of documents that share passages on `threads` threads and writes them to
+    /// `out/reuse.jsonl`, inputs named as `inputs` names them; the figures go into `summary`.
+    pub fn finish(
+        self,
+        threads: usize,
+        inputs: &InputSet,
+        summary: &mut ReuseSummary,
+    ) -> Result<()> {
+        let ReuseGatherer {
+            corpus,
+            spill_file,
+            mut spill,
+            docs,
+            out,
+            ..
+        } = self;
+        spill
+            .out
+            .flush()
+            .at(&out, || "writing the texts' scratch file".to_string())?;
+        drop(spill);
+        summary.documents = docs.len() as u64;
+        summary.fingerprints = corpus.fingerprints() as u64;
+        let candidates = corpus.candidates(threads);
+        summary.candidates = candidates.pairs.len() as u64;
+        summary.common_fingerprints = candidates.common_fingerprints;
+        summary.template_fingerprints = candidates.template_fingerprints;
+        let docs = &docs;
+        let text = |d: u32| -> Result<String> {
+            let doc = &docs[d as usize];
+            let mut buf = vec![0u8; doc.len as usize];
+            spill_file
+                .read_exact_at(&mut buf, doc.at)
+                .at(&out, || "reading the texts' scratch file".to_string())?;
+            String::from_utf8(buf)
+                .map_err(|_| Error::failed("the texts' scratch file changed under the run"))
+        };
+        let pairs = candidates.align(threads, text)?;
+        summary.pairs = pairs.len() as u64;
+        summary.passages = pairs.iter().map(|p| p.passages.len() as u64).sum();
+        write_pairs(&out.join(REUSE_FILE), &pairs, docs, inputs)
+    }
+}
+
+/// The reuse sketch of a main text with `cfg`'s settings (what the workers make beside the text).
+pub fn sketch_of(text: &str, cfg: &ReuseConfig) -> Sketch {
+    Sketch::of(&Words::of(text, cfg.max_words), cfg)
+}
+
 /// Reads every input, finds the pairs of documents that share passages and writes them to
 /// `out/reuse.jsonl`. `progress` is called after each batch with the bytes of input done and the
 /// documents so far. When `cancelled` says so, reading stops and nothing is written.
@@ -134,23 +257,9 @@ pub fn run_reuse(
     progress: &dyn Fn(u64, u64),
 ) -> Result<ReuseSummary> {
     let cfg = settings.reuse;
-    let mut corpus = Corpus::new(cfg).map_err(|e| Error::Usage(e.to_string()))?;
-    let spill_file = tempfile::tempfile_in(out).at(out, || {
-        format!("cannot create a scratch file in {}", out.display())
-    })?;
-    let mut spill = Spill {
-        out: BufWriter::new(
-            spill_file
-                .try_clone()
-                .at(out, || "the texts' scratch file".to_string())?,
-        ),
-        at: 0,
-    };
-    let mut docs: Vec<Doc> = Vec::new();
-    let mut sites: HashMap<String, u32> = HashMap::new();
+    let mut gatherer = ReuseGatherer::new(cfg, out)?;
     let mut summary = ReuseSummary::default();
     let inputs = settings.inputs;
-    let threads = settings.threads;
     let builder = settings.extractor;
     let init = move || {
         builder
@@ -168,7 +277,7 @@ pub fn run_reuse(
                 id: rec.id.clone(),
                 url: rec.url.clone(),
                 page: clustered_page(rec, ex).map(|p| {
-                    let sketch = Sketch::of(&Words::of(&p.text, cfg.max_words), cfg);
+                    let sketch = sketch_of(&p.text, cfg);
                     (p.text, sketch)
                 }),
             })
@@ -177,37 +286,15 @@ pub fn run_reuse(
     let drain = |batch: Vec<Item>| -> Result<()> {
         let last = batch.last().map(|i| (i.file, i.read_to));
         for item in batch {
-            let (text, sketch) = match item.page {
-                Ok(p) => p,
-                Err(why) => {
-                    *summary.skipped.entry(why).or_default() += 1;
-                    continue;
+            match item.page {
+                Ok((text, sketch)) => {
+                    gatherer.add((item.file, item.offset), item.id, item.url, &text, &sketch)?
                 }
-            };
-            let site = site_of(item.url.as_deref());
-            let site = (!site.is_empty()).then(|| {
-                let next = sites.len() as u32;
-                *sites.entry(site).or_insert(next)
-            });
-            let len =
-                u32::try_from(text.len()).map_err(|_| Error::failed("a main text over 4 GiB"))?;
-            spill
-                .out
-                .write_all(text.as_bytes())
-                .at(out, || "writing the texts' scratch file".to_string())?;
-            docs.push(Doc {
-                id: item.id,
-                url: item.url,
-                file: item.file,
-                offset: item.offset,
-                at: spill.at,
-                len,
-            });
-            spill.at += u64::from(len);
-            corpus.add(&sketch, site);
+                Err(why) => *summary.skipped.entry(why).or_default() += 1,
+            }
         }
         if let Some((file, read_to)) = last {
-            progress(inputs.bytes_before(file) + read_to, docs.len() as u64);
+            progress(inputs.bytes_before(file) + read_to, gatherer.documents());
         }
         Ok(())
     };
@@ -220,34 +307,11 @@ pub fn run_reuse(
         map,
         drain,
     )?;
-    spill
-        .out
-        .flush()
-        .at(out, || "writing the texts' scratch file".to_string())?;
-    drop(spill);
-    summary.documents = docs.len() as u64;
+    summary.documents = gatherer.documents();
     if cancelled() {
         return Ok(summary);
     }
-    summary.fingerprints = corpus.fingerprints() as u64;
-    let candidates = corpus.candidates(threads);
-    summary.candidates = candidates.pairs.len() as u64;
-    summary.common_fingerprints = candidates.common_fingerprints;
-    summary.template_fingerprints = candidates.template_fingerprints;
-    let docs = &docs;
-    let text = |d: u32| -> Result<String> {
-        let doc = &docs[d as usize];
-        let mut buf = vec![0u8; doc.len as usize];
-        spill_file
-            .read_exact_at(&mut buf, doc.at)
-            .at(out, || "reading the texts' scratch file".to_string())?;
-        String::from_utf8(buf)
-            .map_err(|_| Error::failed("the texts' scratch file changed under the run"))
-    };
-    let pairs = candidates.align(threads, text)?;
-    summary.pairs = pairs.len() as u64;
-    summary.passages = pairs.iter().map(|p| p.passages.len() as u64).sum();
-    write_pairs(&out.join(REUSE_FILE), &pairs, docs, inputs)?;
+    gatherer.finish(settings.threads, inputs, &mut summary)?;
     Ok(summary)
 }
 

@@ -163,3 +163,47 @@ pub fn fingerprint<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDi
     d.set_item("adler32", fp.adler32)?;
     Ok(d)
 }
+
+/// The passages two texts share (`crawlsift reuse`'s alignment of one pair): a dict with
+/// `a_share` and `b_share` (the share of each text's words inside the passages, 4 decimals as
+/// `reuse.jsonl` writes them) and `passages`, each with `a_words`, `b_words` (word ranges over
+/// each text's words: maximal runs of Unicode letters and digits) and `a_chars`, `b_chars`
+/// (character ranges in each text), end exclusive. Raises `ValueError` for a
+/// `min_passage_words` of 0.
+#[pyfunction]
+#[pyo3(signature = (a_text, b_text, min_passage_words = crawlsift_common::limits::REUSE_MIN_PASSAGE_WORDS))]
+pub fn reuse<'py>(
+    py: Python<'py>,
+    a_text: &str,
+    b_text: &str,
+    min_passage_words: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let cfg = crawlsift_reuse::ReuseConfig {
+        min_passage_words,
+        ..crawlsift_reuse::ReuseConfig::default()
+    };
+    cfg.check()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let (passages, words) = py.detach(|| {
+        let count = |t: &str| crawlsift_reuse::Words::of(t, cfg.max_words).hashes.len();
+        let passages = crawlsift_reuse::reuse_with(a_text, b_text, &cfg);
+        (passages, (count(a_text), count(b_text)))
+    });
+    let rounded = |x: f64| (x * 10_000.0).round() / 10_000.0;
+    let d = PyDict::new(py);
+    let a_share = crawlsift_reuse::share(words.0, passages.iter().map(|p| p.a_words));
+    let b_share = crawlsift_reuse::share(words.1, passages.iter().map(|p| p.b_words));
+    d.set_item("a_share", rounded(a_share))?;
+    d.set_item("b_share", rounded(b_share))?;
+    let list = pyo3::types::PyList::empty(py);
+    for p in &passages {
+        let pd = PyDict::new(py);
+        pd.set_item("a_words", p.a_words.to_vec())?;
+        pd.set_item("b_words", p.b_words.to_vec())?;
+        pd.set_item("a_chars", p.a_chars.to_vec())?;
+        pd.set_item("b_chars", p.b_chars.to_vec())?;
+        list.append(pd)?;
+    }
+    d.set_item("passages", list)?;
+    Ok(d)
+}

@@ -21,6 +21,7 @@ use crate::html::{largest_pairs, write_html, zipf_curves, ZipfCurves};
 use crate::output::AtomicFile;
 use crate::phrases::analyze_run;
 use crate::report::{build_report, peak_rss_bytes, rfc3339, ReportParts, RunInfo, Timings};
+use crate::reuse::ReuseSummary;
 use crate::verdict::Verdicts;
 use crate::write::{write_outputs, HTML_FILE, OUTPUT_FILES, REPORT_FILE};
 
@@ -85,6 +86,7 @@ pub(crate) fn conclude(
         spill,
         reports,
         phrases,
+        reuse,
     } = collected;
     let tally = ctx.inputs.tally(&reports, run.quiet);
     let read_done = started.elapsed();
@@ -124,6 +126,11 @@ pub(crate) fn conclude(
         let c = &clustered.clustering;
         let report = analyze_run(run.out, &store, c, &catalog, ctx.inputs, ctx.threads)?;
         sections.push(("phrases", serde_json::to_value(&report)?));
+    }
+    if let Some(gatherer) = reuse {
+        let mut summary = ReuseSummary::default();
+        gatherer.finish(ctx.threads, ctx.inputs, &mut summary)?;
+        sections.push(("reuse", serde_json::to_value(&summary)?));
     }
     let timings = Timings {
         read_done,

@@ -11,6 +11,7 @@ use crawlsift_dedup::{Clusterer, DedupConfig};
 use crawlsift_extractor::{ExtractorBuilder, Method};
 use crawlsift_phrases::SketchConfig;
 use crawlsift_reader::{Input, ReaderConfig};
+use crawlsift_reuse::ReuseConfig;
 
 use super::against::open_index;
 use super::conclude::{
@@ -51,6 +52,8 @@ pub struct DedupRequest {
     pub phrases: bool,
     /// With `text`: drop sentences an earlier kept document already holds.
     pub drop_popular_phrases: bool,
+    /// Also find the passages documents share (`reuse.jsonl`), in the same pass.
+    pub reuse: bool,
     /// The memory budget of what the run keeps per document and of clustering (bytes).
     pub memory: usize,
     /// No notes on stderr about inputs that are no archives (when found in a folder).
@@ -72,6 +75,7 @@ impl DedupRequest {
             against: None,
             phrases: false,
             drop_popular_phrases: false,
+            reuse: false,
             memory: DEDUP_MEMORY_DEFAULT,
             quiet: false,
         }
@@ -117,6 +121,7 @@ struct Setup {
     extractor: ExtractorBuilder,
     reader: ReaderConfig,
     phrases: Option<SketchConfig>,
+    reuse: Option<ReuseConfig>,
 }
 
 impl Setup {
@@ -130,6 +135,11 @@ impl Setup {
             threads: req.threads,
             ..ReaderConfig::default()
         };
+        if req.shard.is_some() && req.reuse {
+            let why = "--reuse needs every document in one run: run it without --shard, or run \
+                       crawlsift reuse over the inputs";
+            return Err(Error::Usage(why.into()));
+        }
         if req.shard.is_some() && inputs.inputs.iter().any(|i| matches!(i, Input::Stdin)) {
             let why = "--shard reads files: standard input (-) cannot be split or merged";
             return Err(Error::Usage(why.into()));
@@ -140,6 +150,7 @@ impl Setup {
             extractor,
             reader,
             phrases: req.phrases.then(SketchConfig::default),
+            reuse: req.reuse.then(ReuseConfig::default),
         })
     }
 
@@ -153,7 +164,8 @@ impl Setup {
 
     /// What makes this run the same run as another (a resumed one, or another shard of it).
     fn key(&self, req: &DedupRequest) -> RunKey {
-        let keep_text = req.text.is_some();
+        // `--reuse` keeps the texts too: a replayed input's reuse sketches are made from them.
+        let keep_text = req.text.is_some() || req.reuse;
         let mut key = RunKey::new(&self.inputs, req.method.as_str(), &self.dedup, keep_text);
         key.phrases = self.phrases.clone();
         key
@@ -273,6 +285,7 @@ fn read(
         threads: req.threads,
         only,
         phrases: setup.phrases.as_ref(),
+        reuse: setup.reuse.as_ref().map(|c| (c, req.out.as_path())),
     };
     let read_hooks = DedupHooks {
         cancelled: hooks.cancelled,

@@ -13,12 +13,15 @@ use crawlsift_dedup::{Clusterer, DedupConfig, Fingerprinter};
 use crawlsift_extractor::ExtractorBuilder;
 use crawlsift_phrases::{SketchConfig, Sketcher};
 use crawlsift_reader::{ReaderConfig, Record};
+use crawlsift_reuse::ReuseConfig;
+use std::path::Path;
 
 use crate::checkpoint::{Checkpoints, Entry};
 use crate::collect::{entry_of, Batch, Collected, Collector};
 use crate::flow::inputs::{Cancelled, InputSet, ReadEvent, RecordTap};
 use crate::flow::stages;
 use crate::flow::{read_in_order, Reading};
+use crate::reuse::sketch_of;
 use crate::write::TextSpill;
 
 /// Busy time per stage, summed over its threads (nanoseconds).
@@ -56,6 +59,9 @@ pub struct DedupSettings<'a> {
     pub only: Option<&'a [bool]>,
     /// Phrase sketches to make next to each fingerprint (`--phrases`).
     pub phrases: Option<&'a SketchConfig>,
+    /// Text-reuse sketches to make next to each fingerprint, and the folder of the texts'
+    /// scratch file (`--reuse`).
+    pub reuse: Option<(&'a ReuseConfig, &'a Path)>,
 }
 
 /// Hooks of a dedup run into its caller.
@@ -109,6 +115,9 @@ pub fn read_documents_into(
     let mut col = Collector::new((clusterer, budget), inputs.inputs.len(), checkpoints, spill);
     if settings.phrases.is_some() {
         col = col.with_phrases();
+    }
+    if let Some((cfg, out)) = settings.reuse {
+        col = col.with_reuse(cfg, out)?;
     }
     let skip = |f: u32| done[f as usize];
     let reading = Reading {
@@ -172,6 +181,7 @@ fn extract_and_fingerprint<'scope>(
     let extractor = settings.extractor;
     let cfg = settings.dedup;
     let phrases = settings.phrases;
+    let reuse = settings.reuse.map(|r| r.0);
     let wide = wide_keys(settings.inputs);
     let init = move || {
         (
@@ -202,6 +212,9 @@ fn extract_and_fingerprint<'scope>(
                             if let Some(sk) = sketcher.as_mut() {
                                 let (norm, words) = fper.last_words();
                                 e.phrases = Some(sk.sketch_words(norm, words));
+                            }
+                            if let Some(cfg) = reuse {
+                                e.reuse = Some(sketch_of(text, cfg));
                             }
                         }
                     }

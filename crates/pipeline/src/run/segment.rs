@@ -233,6 +233,7 @@ fn read_new(
         threads: req.threads,
         only: None,
         phrases: None,
+        reuse: None,
     };
     let collected = read_documents_into(
         &settings,
