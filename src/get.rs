@@ -7,9 +7,6 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use crawlsift_cdxj::fetch::stored_record;
-use crawlsift_extractor::ExtractorBuilder;
-use crawlsift_pipeline::page::{extract_record, Outcome};
 use crawlsift_pipeline::run::get;
 
 use crawlsift_pipeline::Error::Usage;
@@ -78,18 +75,8 @@ pub fn run(args: GetArgs) -> anyhow::Result<ExitCode> {
     let mut out = stdout.lock();
     match args.format {
         Format::Payload | Format::Raw => {
-            let rec = &fetched.record;
-            let http = rec.http().and_then(Result::ok);
-            let (bytes, what) = match (args.format, &http) {
-                (Format::Raw, _) => (stored_record(fetched)?.into(), "record"),
-                (_, Some(resp)) => (resp.body.clone(), "payload"),
-                _ => (rec.payload(), "payload"),
-            };
-            let kind = match &http {
-                Some(resp) => resp.header("Content-Type").map(str::to_string),
-                None => rec.content_type.clone(),
-            };
-            if out.is_terminal() && binary(&bytes) {
+            let (bytes, what, kind) = get::capture_bytes(fetched, args.format == Format::Raw)?;
+            if out.is_terminal() && get::is_binary(&bytes) {
                 eprintln!(
                     "crawlsift: {}: the {what} is binary ({} bytes{}): not printed to a terminal; \
                      redirect it to a file (> FILE) or a pipe",
@@ -101,33 +88,22 @@ pub fn run(args: GetArgs) -> anyhow::Result<ExitCode> {
             }
             out.write_all(&bytes)?;
         }
-        Format::Text => {
-            // The main text as `extract` gives it by default.
-            let mut ex = ExtractorBuilder::new().method(get::TEXT_METHOD).build()?;
-            match extract_record(&fetched.record, &mut ex) {
-                Outcome::Page(doc, _) => {
-                    out.write_all(doc.text.as_bytes())?;
-                    if !doc.text.ends_with('\n') {
-                        out.write_all(b"\n")?;
-                    }
-                }
-                Outcome::Skipped(why) => {
-                    eprintln!("crawlsift: {}: no main text ({why})", args.url);
-                    return Ok(ExitCode::from(crate::EXIT_PROBLEMS));
+        Format::Text => match get::main_text(fetched)? {
+            Ok(text) => {
+                out.write_all(text.as_bytes())?;
+                if !text.ends_with('\n') {
+                    out.write_all(b"\n")?;
                 }
             }
-        }
+            Err(why) => {
+                eprintln!("crawlsift: {}: no main text ({why})", args.url);
+                return Ok(ExitCode::from(crate::EXIT_PROBLEMS));
+            }
+        },
         Format::Json => {
             writeln!(out, "{}", get::metadata(&found))?;
         }
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Bytes a terminal would show as garbage: a NUL, or what is not UTF-8 text, in the first 8 KiB
-/// (a character cut at that end is not counted).
-fn binary(bytes: &[u8]) -> bool {
-    let head = &bytes[..bytes.len().min(8192)];
-    head.contains(&0) || std::str::from_utf8(head).is_err_and(|e| e.error_len().is_some())
 }

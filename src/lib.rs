@@ -4,6 +4,7 @@
 //! [`EXIT_STATUS_HELP`]). The binary (`main.rs`) adds only the Ctrl-C handler.
 #![deny(missing_docs)]
 
+mod check;
 mod dedup;
 mod extract;
 mod get;
@@ -72,6 +73,10 @@ enum Command {
     /// Passages documents share (partial copies, quotations): reuse.jsonl in the output folder.
     #[command(after_help = EXIT_STATUS_HELP)]
     Reuse(reuse::ReuseArgs),
+    /// Check archives strictly: every problem (bad digest, length mismatch, truncated member,
+    /// missing mandatory field, invalid date, ...) as a JSON line with file, offset and record id.
+    #[command(after_help = EXIT_STATUS_HELP)]
+    Check(check::CheckArgs),
 }
 
 /// Set by the first Ctrl-C: readers stop, workers drain, and the command ends cleanly.
@@ -141,12 +146,16 @@ where
         Command::Get(args) => get::run(args),
         Command::Query(args) => query::run(args),
         Command::Reuse(args) => reuse::run(args),
+        Command::Check(args) => check::run(args),
     };
     match result {
         Ok(code) => code.0,
         Err(err) if is_broken_pipe(&err) => 0, // `| head`: a quiet end
         Err(err) => {
-            eprintln!("crawlsift: error: {}", message(&err));
+            eprintln!(
+                "crawlsift: error: {}",
+                crawlsift_pipeline::error_line(err.as_ref())
+            );
             // Arguments the library refuses after parsing are usage errors too.
             if let Some(crawlsift_pipeline::Error::Usage(_)) = err.downcast_ref() {
                 eprintln!("\nFor more information, try '--help'.");
@@ -161,23 +170,6 @@ where
 /// Whether `err` comes from writing to a pipe whose reader has gone (`crawlsift ... | head`).
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     crawlsift_pipeline::is_broken_pipe(err.as_ref())
-}
-
-/// The error and its causes on one line, each said once: a cause whose text its context already
-/// holds (an I/O error a path error quotes) is not repeated.
-fn message(err: &anyhow::Error) -> String {
-    let mut text = String::new();
-    for cause in err.chain() {
-        let part = cause.to_string();
-        if text.contains(&part) {
-            continue;
-        }
-        if !text.is_empty() {
-            text.push_str(": ");
-        }
-        text.push_str(&part);
-    }
-    text
 }
 
 /// What makes two documents near-duplicates, as `dedup` and `index` take it from the command
@@ -235,13 +227,7 @@ pub(crate) fn threads_arg(s: &str) -> Result<usize, String> {
 }
 
 /// The worker thread count: `--threads` (at least 1, checked when parsing), or all cores.
-pub(crate) fn threads(arg: Option<usize>) -> usize {
-    arg.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    })
-}
+pub(crate) use crawlsift_pipeline::run::threads;
 
 /// Exit status of a run that read its inputs: 130 when it stopped early on Ctrl-C
 /// (`interrupted`), 1 when an input could not be opened, 3 when the input had problems (record

@@ -145,6 +145,24 @@ impl Error {
     }
 }
 
+/// `err` and its causes on one line, each said once: a cause whose text the line already holds
+/// (an I/O error a path error quotes) is not repeated. What the command line prints.
+pub fn error_line(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = String::new();
+    let mut cur = Some(err);
+    while let Some(e) = cur {
+        let part = e.to_string();
+        if !text.contains(&part) {
+            if !text.is_empty() {
+                text.push_str(": ");
+            }
+            text.push_str(&part);
+        }
+        cur = e.source();
+    }
+    text
+}
+
 /// Whether `err`, or an error that caused it, is a write to a pipe whose reader has gone: the
 /// one test the library's errors and the command line's use.
 pub fn is_broken_pipe(err: &(dyn std::error::Error + 'static)) -> bool {

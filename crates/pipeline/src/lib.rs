@@ -68,7 +68,7 @@ pub mod site;
 pub mod verdict;
 pub mod write;
 
-pub use error::{is_broken_pipe, Error, Result};
+pub use error::{error_line, is_broken_pipe, Error, Result};
 pub use flow::inputs::{InputSet, ReadTally};
 /// The input set and read tally, where the Python package and older callers name them.
 pub use flow::{inputs, stages};

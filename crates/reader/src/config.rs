@@ -20,6 +20,10 @@ pub struct ReaderConfig {
     /// Records per batch handed to the sink (1 for a caller that wants only the first record:
     /// it then stops the reader before a whole batch is decoded).
     pub batch_records: usize,
+    /// Keep every error in the report's examples (with its offset and message), not only the
+    /// first `MAX_ERROR_EXAMPLES`: what a strict check lists. Bounded by the input, each error
+    /// being at least one of its bytes.
+    pub every_error: bool,
 }
 
 impl Default for ReaderConfig {
@@ -31,6 +35,7 @@ impl Default for ReaderConfig {
             parallel_range_bytes: PARALLEL_RANGE_BYTES,
             parallel_min_file_bytes: PARALLEL_MIN_FILE_BYTES,
             batch_records: BATCH_RECORDS,
+            every_error: false,
         }
     }
 }

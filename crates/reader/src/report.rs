@@ -55,13 +55,16 @@ pub struct FileReport {
     /// Records whose capture date is written but is no valid date (ClueWeb09's
     /// `2009-03-78T08:13:42-0700`): outputs give `"date": null` and the written `date_raw`.
     pub invalid_dates: u64,
+    /// Keep every error in `error_examples` ([`ReaderConfig::every_error`](crate::ReaderConfig));
+    /// not serialized.
+    pub every_error: bool,
 }
 
 impl FileReport {
     /// Counts an error and keeps it as an example if there is room.
     pub fn error(&mut self, kind: ErrorKind, offset: u64, message: String) {
         *self.errors.entry(kind).or_insert(0) += 1;
-        if self.error_examples.len() < MAX_ERROR_EXAMPLES {
+        if self.every_error || self.error_examples.len() < MAX_ERROR_EXAMPLES {
             self.error_examples.push(RecordError {
                 kind,
                 offset,
@@ -89,7 +92,7 @@ impl FileReport {
             *self.errors.entry(*k).or_insert(0) += v;
         }
         for e in &o.error_examples {
-            if self.error_examples.len() < MAX_ERROR_EXAMPLES {
+            if self.every_error || self.error_examples.len() < MAX_ERROR_EXAMPLES {
                 self.error_examples.push(e.clone());
             }
         }
@@ -213,6 +216,7 @@ mod wire {
                 digests: w.digests,
                 parallel_ranges: w.parallel_ranges,
                 invalid_dates: w.invalid_dates,
+                every_error: false,
             })
         }
     }

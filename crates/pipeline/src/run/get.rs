@@ -86,3 +86,48 @@ pub fn metadata(found: &Found) -> serde_json::Value {
     }
     v
 }
+
+/// The bytes `get` prints of a capture: with `raw`, the record as stored, decompressed; else its
+/// payload (the HTTP body, de-chunked and decoded, or the block of a record without HTTP). With
+/// them, what they are (`record` or `payload`) and the content type the record gives them.
+pub fn capture_bytes(
+    fetched: &Fetched,
+    raw: bool,
+) -> Result<(bytes::Bytes, &'static str, Option<String>)> {
+    let rec = &fetched.record;
+    let http = rec.http().and_then(std::result::Result::ok);
+    let (bytes, what) = match (raw, &http) {
+        (true, _) => (
+            crawlsift_cdxj::fetch::stored_record(fetched)?.into(),
+            "record",
+        ),
+        (false, Some(resp)) => (resp.body.clone(), "payload"),
+        (false, None) => (rec.payload(), "payload"),
+    };
+    let kind = match &http {
+        Some(resp) => resp.header("Content-Type").map(str::to_string),
+        None => rec.content_type.clone(),
+    };
+    Ok((bytes, what, kind))
+}
+
+/// The main text of a capture as `extract` gives it by default ([`TEXT_METHOD`]), or why the
+/// record has none.
+pub fn main_text(fetched: &Fetched) -> Result<std::result::Result<String, &'static str>> {
+    let mut ex = crawlsift_extractor::ExtractorBuilder::new()
+        .method(TEXT_METHOD)
+        .build()?;
+    Ok(
+        match crate::page::extract_record(&fetched.record, &mut ex) {
+            crate::page::Outcome::Page(doc, _) => Ok(doc.text),
+            crate::page::Outcome::Skipped(why) => Err(why),
+        },
+    )
+}
+
+/// Bytes a terminal would show as garbage: a NUL, or what is not UTF-8 text, in the first 8 KiB
+/// (a character cut at that end is not counted).
+pub fn is_binary(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(8192)];
+    head.contains(&0) || std::str::from_utf8(head).is_err_and(|e| e.error_len().is_some())
+}

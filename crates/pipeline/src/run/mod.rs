@@ -6,9 +6,11 @@
 //!   through [`against`]), [`merge::run`] (the shards' merge), both ending in [`conclude`];
 //! * [`index::run`] (`crawlsift index`: the CDXJ half and the fingerprint half, [`segment`]);
 //! * [`reuse::run`] (`crawlsift reuse`: passages shared between documents);
+//! * [`check::run`] (`crawlsift check`: every problem of the archives, strictly);
 //! * [`read`]: the threads of a dedup run's reading, shared by the three.
 
 pub mod against;
+pub mod check;
 pub mod conclude;
 pub mod dedup;
 pub mod extract;

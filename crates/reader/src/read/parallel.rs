@@ -89,6 +89,7 @@ pub(crate) fn read(
     let (res_tx, res_rx) = crossbeam_channel::unbounded::<(usize, Vec<Vec<Record>>, FileReport)>();
     let mut report = FileReport {
         format: Some(format),
+        every_error: cfg.every_error,
         ..FileReport::default()
     };
     let mut fallback_from: Option<usize> = None;

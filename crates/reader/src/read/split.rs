@@ -80,7 +80,10 @@ impl<'c> Splitter<'c> {
             file,
             format,
             next_index: 0,
-            report: FileReport::default(),
+            report: FileReport {
+                every_error: cfg.every_error,
+                ..FileReport::default()
+            },
             batch: Vec::new(),
             last_skip: None,
             stopped: false,
