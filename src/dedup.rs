@@ -4,15 +4,13 @@
 //! The run is the library's (`crawlsift_pipeline::run::dedup`); this module parses the
 //! arguments, prints the run's notes and summary and gives the exit status.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
 use crawlsift_common::limits::DEDUP_MEMORY_DEFAULT;
 use crawlsift_extractor::Method;
-use crawlsift_pipeline::run::conclude::Concluded;
 use crawlsift_pipeline::run::dedup::{self, DedupOutcome, DedupRequest};
 use crawlsift_pipeline::shard::ShardSpec;
-use crawlsift_pipeline::write::{CLUSTERS_FILE, DOCUMENTS_FILE, HTML_FILE, REPORT_FILE};
 
 use crate::ExitCode;
 
@@ -95,7 +93,9 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
     match outcome {
         DedupOutcome::Finished(done) => {
             if !quiet {
-                print_summary("dedup", &req.out, req.text.as_deref(), &done);
+                for line in done.summary_lines("dedup", &req.out, req.text.as_deref()) {
+                    eprintln!("{line}");
+                }
             }
             Ok(crate::exit_code(false, &done.tally))
         }
@@ -124,41 +124,5 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
             }
             Ok(crate::exit_code(false, &s.tally))
         }
-    }
-}
-
-/// The closing summary of a finished `dedup` or `merge` on stderr.
-pub(crate) fn print_summary(command: &str, out: &Path, text: Option<&Path>, done: &Concluded) {
-    let st = &done.stats;
-    let tally = &done.tally;
-    eprintln!(
-        "crawlsift {command}: {} documents from {} records in {:.1} s; {} clusters, {} duplicates ({} exact, {} near), {} too short to judge, {} mostly template text",
-        done.documents,
-        tally.records,
-        done.took.as_secs_f64(),
-        st.clusters,
-        st.exact_duplicates + st.near_duplicates,
-        st.exact_duplicates,
-        st.near_duplicates,
-        st.too_short,
-        st.boilerplate,
-    );
-    eprintln!("  clusters:  {}", out.join(CLUSTERS_FILE).display());
-    eprintln!("  documents: {}", out.join(DOCUMENTS_FILE).display());
-    eprintln!("  report:    {}", out.join(REPORT_FILE).display());
-    eprintln!("  html:      {}", out.join(HTML_FILE).display());
-    if let Some(t) = text {
-        eprintln!("  text:      {}", t.display());
-    }
-    if !tally.skipped_inputs.is_empty() {
-        let kinds: Vec<String> = tally
-            .skipped_inputs
-            .iter()
-            .map(|(k, n)| format!("{k}={n}"))
-            .collect();
-        eprintln!("  skipped inputs: {}", kinds.join(" "));
-    }
-    if let Some(a) = &done.against {
-        eprintln!("  against:   {}", a.summary(out));
     }
 }

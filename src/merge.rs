@@ -60,7 +60,9 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
         Some(done) => {
             if !args.quiet {
                 let text = req.text.as_deref();
-                crate::dedup::print_summary("merge", &req.out, text, &done);
+                for line in done.summary_lines("merge", &req.out, text) {
+                    eprintln!("{line}");
+                }
             }
             Ok(crate::exit_code(false, &done.tally))
         }

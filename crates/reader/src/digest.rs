@@ -74,6 +74,27 @@ pub fn check(value: &str, data: &[u8]) -> DigestCheck {
     }
 }
 
+/// The SHA-1 of `data`.
+pub fn sha1(data: &[u8]) -> [u8; 20] {
+    Sha1::digest(data).into()
+}
+
+/// A digest header value for `data` as WARC writers give it: `sha1:` and the base32 of its SHA-1.
+pub fn sha1_value(data: &[u8]) -> String {
+    const ALPHABET: &[u8; 32] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+    let mut out = String::from("sha1:");
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for &b in sha1(data).iter() {
+        acc = (acc << 8) | u32::from(b);
+        bits += 8;
+        while bits >= 5 {
+            bits -= 5;
+            out.push(char::from(ALPHABET[((acc >> bits) & 31) as usize]));
+        }
+    }
+    out // 160 bits are 32 base32 digits: no padding
+}
+
 fn count(c: &mut DigestCounts, r: DigestCheck) {
     match r {
         DigestCheck::Ok => c.ok += 1,
@@ -130,6 +151,11 @@ mod tests {
             DigestCheck::Ok
         );
         assert_eq!(check("crc32:1234", b"abc"), DigestCheck::Unsupported);
+        assert_eq!(sha1_value(b"abc"), "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5");
+        assert_eq!(
+            check(&sha1_value(b"any bytes"), b"any bytes"),
+            DigestCheck::Ok
+        );
         assert_eq!(check("sha1:!!", b"abc"), DigestCheck::Unsupported);
     }
 }

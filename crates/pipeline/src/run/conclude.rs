@@ -23,7 +23,9 @@ use crate::phrases::analyze_run;
 use crate::report::{build_report, peak_rss_bytes, rfc3339, ReportParts, RunInfo, Timings};
 use crate::reuse::ReuseSummary;
 use crate::verdict::Verdicts;
-use crate::write::{write_outputs, HTML_FILE, OUTPUT_FILES, REPORT_FILE};
+use crate::write::{
+    write_outputs, CLUSTERS_FILE, DOCUMENTS_FILE, HTML_FILE, OUTPUT_FILES, REPORT_FILE,
+};
 
 /// What a finished run did, for its caller's summary.
 #[derive(Debug)]
@@ -38,6 +40,51 @@ pub struct Concluded {
     pub against: Option<AgainstCounts>,
     /// The run's whole time.
     pub took: Duration,
+}
+
+impl Concluded {
+    /// The closing summary of a finished `command` (`dedup`, `merge`) writing into `out` (and the
+    /// clean corpus into `text`), a line each, without line ends.
+    pub fn summary_lines(&self, command: &str, out: &Path, text: Option<&Path>) -> Vec<String> {
+        let (st, tally) = (&self.stats, &self.tally);
+        let mut lines = vec![format!(
+            "crawlsift {command}: {} documents from {} records in {:.1} s; {} clusters, {} \
+             duplicates ({} exact, {} near), {} too short to judge, {} mostly template text",
+            self.documents,
+            tally.records,
+            self.took.as_secs_f64(),
+            st.clusters,
+            st.exact_duplicates + st.near_duplicates,
+            st.exact_duplicates,
+            st.near_duplicates,
+            st.too_short,
+            st.boilerplate,
+        )];
+        let files = [
+            ("clusters: ", Some(out.join(CLUSTERS_FILE))),
+            ("documents:", Some(out.join(DOCUMENTS_FILE))),
+            ("report:   ", Some(out.join(REPORT_FILE))),
+            ("html:     ", Some(out.join(HTML_FILE))),
+            ("text:     ", text.map(Path::to_path_buf)),
+        ];
+        for (label, path) in files {
+            if let Some(p) = path {
+                lines.push(format!("  {label} {}", p.display()));
+            }
+        }
+        if !tally.skipped_inputs.is_empty() {
+            let kinds: Vec<String> = tally
+                .skipped_inputs
+                .iter()
+                .map(|(k, n)| format!("{k}={n}"))
+                .collect();
+            lines.push(format!("  skipped inputs: {}", kinds.join(" ")));
+        }
+        if let Some(a) = &self.against {
+            lines.push(format!("  against:   {}", a.summary(out)));
+        }
+        lines
+    }
 }
 
 /// Where a run writes and how it talks.
