@@ -251,5 +251,7 @@ fn run_dir(args: &ExtractArgs, dir: &Path, out_dir: &Path) -> anyhow::Result<Exi
         pages::run(dir, out_dir, format, &builder, threads)?
     };
     eprintln!("crawlsift extract: {}", done.summary(out_dir));
-    Ok(crate::pages_exit_code(done.failed + done.unreadable))
+    // 1 when a page could not be read or its text not written.
+    let failed = done.failed + done.unreadable > 0;
+    Ok(ExitCode::from(if failed { crate::EXIT_FATAL } else { 0 }))
 }

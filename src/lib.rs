@@ -14,6 +14,7 @@ mod progress;
 mod query;
 mod records;
 mod reuse;
+mod rewrite;
 mod stats;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -77,6 +78,10 @@ enum Command {
     /// missing mandatory field, invalid date, ...) as a JSON line with file, offset and record id.
     #[command(after_help = EXIT_STATUS_HELP)]
     Check(check::CheckArgs),
+    /// Write archives anew as WARC/1.1, a gzip member per record, responses whose payload was
+    /// written before as revisits (identical-payload-digest), ARC and TREC as WARC.
+    #[command(after_help = EXIT_STATUS_HELP)]
+    Rewrite(rewrite::RewriteArgs),
 }
 
 /// Set by the first Ctrl-C: readers stop, workers drain, and the command ends cleanly.
@@ -147,6 +152,7 @@ where
         Command::Query(args) => query::run(args),
         Command::Reuse(args) => reuse::run(args),
         Command::Check(args) => check::run(args),
+        Command::Rewrite(args) => rewrite::run(args),
     };
     match result {
         Ok(code) => code.0,
@@ -239,16 +245,6 @@ pub(crate) fn exit_code(interrupted: bool, tally: &ReadTally) -> ExitCode {
         ExitCode::from(EXIT_FATAL)
     } else if tally.has_problems() {
         ExitCode::from(EXIT_PROBLEMS)
-    } else {
-        ExitCode::SUCCESS
-    }
-}
-
-/// Exit status of a run over plain HTML files (`extract --html-dir`): 1 when a page could not be
-/// read or its text not written, 0 otherwise.
-pub(crate) fn pages_exit_code(failed: usize) -> ExitCode {
-    if failed > 0 {
-        ExitCode::from(EXIT_FATAL)
     } else {
         ExitCode::SUCCESS
     }

@@ -66,6 +66,7 @@ pub mod run;
 pub mod shard;
 pub mod site;
 pub mod verdict;
+pub mod warc_out;
 pub mod write;
 
 pub use error::{error_line, is_broken_pipe, Error, Result};

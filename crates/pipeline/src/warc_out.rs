@@ -37,13 +37,14 @@ pub struct OutRecord {
     pub http_head_len: Option<usize>,
     /// Whether a digest header of the record read did not match its bytes (it is kept).
     pub digest_mismatch: bool,
-    /// Digest headers this writer added (`WARC-Payload-Digest` where missing).
+    /// Payload digests this writer added where the record had none.
     pub digests_added: u32,
 }
 
 impl OutRecord {
-    /// The record `rec` (read from the input named `input`) becomes (see the module doc).
-    pub fn from_record(rec: &Record, input: &str) -> OutRecord {
+    /// The record `rec` (read from the input named `input`, made at `made`: the date a record
+    /// without one gets, WARC 1.1 requiring one) becomes (see the module doc).
+    pub fn from_record(rec: &Record, input: &str, made: Option<&str>) -> OutRecord {
         let block = rec.block.clone();
         let http_head_len = http_head_len(&block);
         let mut fields: Vec<(String, String)> = Vec::new();
@@ -64,7 +65,11 @@ impl OutRecord {
                 };
                 put("WARC-Type", kind);
                 put("WARC-Record-ID", &record_id(input, rec));
-                if let Some(d) = rec.date.as_deref().and_then(crawlsift_reader::date::iso_utc) {
+                if let Some(d) = rec
+                    .date
+                    .as_deref()
+                    .and_then(crawlsift_reader::date::iso_utc)
+                {
                     put("WARC-Date", &d);
                 }
                 if let Some(u) = rec.url.as_deref().filter(|_| kind != "warcinfo") {
@@ -92,20 +97,31 @@ impl OutRecord {
             block,
             payload_digest: None,
             http_head_len,
-            digest_mismatch: rec.digests.block == Some(crawlsift_reader::digest::DigestCheck::Mismatch)
+            digest_mismatch: rec.digests.block
+                == Some(crawlsift_reader::digest::DigestCheck::Mismatch)
                 || rec.digests.payload == Some(crawlsift_reader::digest::DigestCheck::Mismatch),
             digests_added: 0,
         };
         if let (true, Some(head)) = (is_response, http_head_len) {
+            // Written as Heritrix writes it (sha1, base32) whatever the record wrote (hex,
+            // another algorithm, a value that does not match): revisits are decided on it.
             let computed = sha1_value(&out.block[head..]);
-            let written = out.field("WARC-Payload-Digest").map(str::to_string);
-            if written.is_none() {
-                out.fields
-                    .push(("WARC-Payload-Digest".into(), computed.clone()));
-                out.digests_added += 1;
-            }
-            // Revisits are decided on the bytes, never on a written digest that may not match.
+            let before = out.fields.len();
+            out.fields
+                .retain(|(k, _)| !k.eq_ignore_ascii_case("WARC-Payload-Digest"));
+            out.digests_added += u32::from(out.fields.len() == before);
+            out.fields
+                .push(("WARC-Payload-Digest".into(), computed.clone()));
             out.payload_digest = Some(computed);
+        }
+        if !out
+            .fields
+            .iter()
+            .any(|(k, _)| k.eq_ignore_ascii_case("WARC-Date"))
+        {
+            if let Some(d) = made {
+                out.fields.push(("WARC-Date".into(), d.to_string()));
+            }
         }
         out
     }
@@ -149,10 +165,9 @@ impl OutRecord {
         }
     }
 
-    /// The record as WARC/1.1 bytes: version line, fields, `Content-Length`, a
-    /// `WARC-Block-Digest` (the written one when it matches the block, else computed), a blank
-    /// line, the block and the two line ends.
-    pub fn to_bytes(&self, written_block_digest: Option<&str>) -> Vec<u8> {
+    /// The record as WARC/1.1 bytes: version line, fields, `Content-Length`, the block's
+    /// `WARC-Block-Digest` (sha1, base32), a blank line, the block and the two line ends.
+    pub fn to_bytes(&self) -> Vec<u8> {
         let mut h = String::with_capacity(512);
         h.push_str("WARC/1.1\r\n");
         for (k, v) in &self.fields {
@@ -163,15 +178,10 @@ impl OutRecord {
             h.push_str(&v);
             h.push_str("\r\n");
         }
-        let digest = match written_block_digest {
-            Some(d) if crawlsift_reader::digest::check(d, &self.block)
-                == crawlsift_reader::digest::DigestCheck::Ok =>
-            {
-                d.to_string()
-            }
-            _ => sha1_value(&self.block),
-        };
-        h.push_str(&format!("WARC-Block-Digest: {digest}\r\n"));
+        h.push_str(&format!(
+            "WARC-Block-Digest: {}\r\n",
+            sha1_value(&self.block)
+        ));
         h.push_str(&format!("Content-Length: {}\r\n\r\n", self.block.len()));
         let mut out = Vec::with_capacity(h.len() + self.block.len() + 4);
         out.extend_from_slice(h.as_bytes());
@@ -181,9 +191,12 @@ impl OutRecord {
     }
 
     /// The record as one gzip member (see [`to_bytes`](Self::to_bytes)).
-    pub fn gzip_member(&self, written_block_digest: Option<&str>) -> std::io::Result<Vec<u8>> {
-        let bytes = self.to_bytes(written_block_digest);
-        let mut gz = GzEncoder::new(Vec::with_capacity(bytes.len() / 3), flate2::Compression::new(6));
+    pub fn gzip_member(&self) -> std::io::Result<Vec<u8>> {
+        let bytes = self.to_bytes();
+        let mut gz = GzEncoder::new(
+            Vec::with_capacity(bytes.len() / 3),
+            flate2::Compression::new(6),
+        );
         gz.write_all(&bytes)?;
         gz.finish()
     }

@@ -7,6 +7,8 @@
 //! * [`index::run`] (`crawlsift index`: the CDXJ half and the fingerprint half, [`segment`]);
 //! * [`reuse::run`] (`crawlsift reuse`: passages shared between documents);
 //! * [`check::run`] (`crawlsift check`: every problem of the archives, strictly);
+//! * [`rewrite::run`] (`crawlsift rewrite`: the archives as WARC/1.1, a gzip member a record,
+//!   identical payloads as revisits);
 //! * [`read`]: the threads of a dedup run's reading, shared by the three.
 
 pub mod against;
@@ -22,6 +24,7 @@ pub mod query;
 pub mod read;
 pub mod records;
 pub mod reuse;
+pub mod rewrite;
 pub mod segment;
 pub mod stats;
 

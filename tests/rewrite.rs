@@ -1,0 +1,164 @@
+//! `crawlsift rewrite` (issue #38): archives written anew as WARC/1.1, a gzip member per record,
+//! every record kept in order; a response whose payload was written before becomes a revisit
+//! (identical-payload-digest) naming the first; ARC and TREC come out as WARC; the same bytes for
+//! any thread count, and outputs our own strict check finds nothing wrong in.
+
+mod util;
+
+use std::path::Path;
+
+use crawlsift_reader::{read_input, Input, ReaderConfig, Record, RecordKind};
+use util::*;
+
+fn response(id: &str, url: &str, date: &str, body: &str) -> String {
+    let http = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    format!(
+        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{id}>\r\nWARC-Date: {date}\r\n\
+         WARC-Target-URI: {url}\r\nContent-Type: application/http; msgtype=response\r\n\
+         WARC-Payload-Digest: sha1:0123456789abcdef0123456789abcdef01234567\r\n\
+         Content-Length: {}\r\n\r\n{http}\r\n\r\n",
+        http.len()
+    )
+}
+
+fn records(path: &Path) -> Vec<Record> {
+    let mut out = Vec::new();
+    let cfg = ReaderConfig {
+        verify_digests: true,
+        ..ReaderConfig::default()
+    };
+    let rep = read_input(&Input::Path(path.to_path_buf()), 0, &cfg, &mut |b| {
+        out.extend(b);
+        true
+    })
+    .unwrap();
+    assert_eq!(rep.error_count(), 0, "{:?}", rep.error_examples);
+    assert_eq!(rep.digests.mismatch, 0);
+    out
+}
+
+#[test]
+fn identical_payloads_become_revisits_and_every_format_comes_out_as_warc() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = dir.path().join("in");
+    std::fs::create_dir(&inputs).unwrap();
+    let page = "<html><body>the same page served twice</body></html>";
+    let mut warc = response("a", "http://a.example/", "2024-01-01T00:00:00Z", page);
+    warc += &response(
+        "b",
+        "http://b.example/",
+        "2024-01-02T00:00:00Z",
+        "<html>other</html>",
+    );
+    warc += &response("c", "http://c.example/copy", "2024-01-03T00:00:00Z", page);
+    std::fs::write(inputs.join("crawl.warc"), &warc).unwrap();
+    std::fs::copy(
+        root().join("data/sample.warc.gz"),
+        inputs.join("sample.warc.gz"),
+    )
+    .unwrap();
+    let trec = "<DOC>\n<DOCNO>D-1</DOCNO>\n<TEXT>\nA text of the collection.\n</TEXT>\n</DOC>\n";
+    std::fs::write(inputs.join("docs.trectext"), trec).unwrap();
+    let mut outs = Vec::new();
+    for threads in ["1", "3"] {
+        let out = dir.path().join(format!("out{threads}"));
+        let i = inputs.to_str().unwrap();
+        let o = out.to_str().unwrap();
+        // Status 3: the input's written payload digests do not match (counted, then mended).
+        crawlsift_ok(&["rewrite", i, "--out", o, "-q", "-j", threads], 3);
+        outs.push(out);
+    }
+    for name in ["crawl.warc.gz", "sample.warc.gz", "docs.warc.gz"] {
+        assert_eq!(
+            contents(&outs[0].join(name)),
+            contents(&outs[1].join(name)),
+            "{name}: the same bytes for 1 and 3 threads"
+        );
+    }
+    let got = records(&outs[0].join("crawl.warc.gz"));
+    assert_eq!(got.len(), 3);
+    let (a, c) = (&got[0], &got[2]);
+    assert_eq!(got[1].kind, RecordKind::Response);
+    assert_eq!(c.kind, RecordKind::Revisit);
+    assert_eq!(c.id, "<urn:uuid:c>");
+    assert_eq!(c.header("WARC-Refers-To"), Some("<urn:uuid:a>"));
+    assert_eq!(
+        c.header("WARC-Refers-To-Target-URI"),
+        Some("http://a.example/")
+    );
+    assert_eq!(
+        c.header("WARC-Refers-To-Date"),
+        Some("2024-01-01T00:00:00Z")
+    );
+    assert_eq!(
+        c.header("WARC-Profile"),
+        Some("http://netpreserve.org/warc/1.1/revisit/identical-payload-digest")
+    );
+    assert_eq!(
+        c.header("WARC-Payload-Digest"),
+        a.header("WARC-Payload-Digest")
+    );
+    assert!(c.block.starts_with(b"HTTP/1.1 200 OK") && c.block.ends_with(b"\r\n\r\n"));
+    assert!(!String::from_utf8_lossy(&c.block).contains("served twice"));
+    // The written payload digest that did not match is the payload's now.
+    assert_ne!(
+        a.header("WARC-Payload-Digest"),
+        Some("sha1:0123456789abcdef0123456789abcdef01234567")
+    );
+    // Each record its own gzip member, as WARC/1.1.
+    for r in &got {
+        assert_eq!(r.uoffset, 0);
+    }
+    // (`contents` gives a .gz file decompressed.)
+    let plain = String::from_utf8(contents(&outs[0].join("crawl.warc.gz"))).unwrap();
+    assert_eq!(plain.matches("WARC/1.1\r\n").count(), 3);
+    // The sample: every record, in order, ids and blocks kept, but for its exact copies: a
+    // response whose payload an earlier response of the run had is a revisit of that one, its
+    // block the HTTP head of the response.
+    let before = records(&root().join("data/sample.warc.gz"));
+    let after = records(&outs[0].join("sample.warc.gz"));
+    assert_eq!(before.len(), after.len());
+    let mut revisits = 0;
+    for (x, y) in before.iter().zip(&after) {
+        assert_eq!(x.id, y.id);
+        if x.kind == RecordKind::Response && y.kind == RecordKind::Revisit {
+            revisits += 1;
+            assert!(x.block.starts_with(&y.block) && y.block.ends_with(b"\r\n\r\n"));
+            let first = after
+                .iter()
+                .find(|o| Some(o.id.as_str()) == y.header("WARC-Refers-To"))
+                .expect("the original is in the file");
+            assert_eq!(first.kind, RecordKind::Response);
+            assert_eq!(first.payload(), x.payload());
+        } else {
+            assert_eq!((&x.kind, &x.block), (&y.kind, &y.block));
+        }
+    }
+    assert!(revisits >= 1, "the sample holds exact copies");
+    // TREC: a resource record with its DOCNO and a date.
+    let docs = records(&outs[0].join("docs.warc.gz"));
+    assert_eq!(docs.len(), 1);
+    assert_eq!(docs[0].header("WARC-TREC-ID"), Some("D-1"));
+    assert_eq!(docs[0].kind, RecordKind::Resource);
+    assert!(docs[0].header("WARC-Date").is_some());
+    // Our strict check finds nothing in any output; a second run refuses to overwrite.
+    for name in ["crawl.warc.gz", "sample.warc.gz", "docs.warc.gz"] {
+        let o = crawlsift(&["check", outs[0].join(name).to_str().unwrap(), "-q"]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stdout)
+        );
+    }
+    let again = [
+        "rewrite",
+        inputs.to_str().unwrap(),
+        "--out",
+        outs[0].to_str().unwrap(),
+    ];
+    crawlsift_ok(&again, 1);
+}
