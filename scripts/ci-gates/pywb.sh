@@ -3,8 +3,9 @@
 # SHARED/corpus/real, a pywb collection gets crawlsift's index.cdxj (and a second collection its
 # ZipNum files, --compress); `wayback` runs on 127.0.0.1 at a free port, and for every 200
 # capture of the WARC the body pywb serves at /COLL/id_/URL (the original payload) must equal
-# `crawlsift get IDX URL --at TS`. Installs pywb (pinned) in a venv under target/; fails, never
-# skips, when it cannot.
+# `crawlsift get IDX URL --at TS`. A third collection holds a WARC through `crawlsift rewrite`,
+# whose revisit pywb must replay with the original's body. Installs pywb (pinned) in a venv under
+# target/; fails, never skips, when it cannot.
 #
 # usage: scripts/ci-gates/pywb.sh SHARED_DIR
 set -euo pipefail
@@ -34,6 +35,27 @@ for coll in plain zipnum; do
 done
 cp "$work/idx/index.cdxj" "$work/root/collections/plain/indexes/"
 cp "$work/idx/index.cdxj.gz" "$work/idx/index.idx" "$work/idx/index.loc" "$work/root/collections/zipnum/indexes/"
+# A third collection: three responses, the third with the first's payload at another URL,
+# through `crawlsift rewrite` (issue #38), which makes it a revisit of the first; pywb must replay
+# the revisited URL with the original's body.
+"$VENV/bin/python" - "$work/dupes.warc" <<'PY'
+import sys
+def response(i, url, date, body):
+    http = f"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {len(body)}\r\n\r\n{body}"
+    return (f"WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:0000000{i}-0000-4000-8000-000000000000>\r\n"
+            f"WARC-Date: {date}\r\nWARC-Target-URI: {url}\r\nContent-Type: application/http; msgtype=response\r\n"
+            f"Content-Length: {len(http)}\r\n\r\n{http}\r\n\r\n")
+page = "<html><body>served once, replayed twice</body></html>"
+open(sys.argv[1], "w").write(
+    response(1, "http://first.example/page", "2024-01-01T00:00:00Z", page)
+    + response(2, "http://other.example/", "2024-01-02T00:00:00Z", "<html>other</html>")
+    + response(3, "http://mirror.example/copy", "2024-01-03T00:00:00Z", page))
+PY
+"$BIN" rewrite "$work/dupes.warc" --out "$work/rewritten" -q
+"$BIN" index "$work/rewritten/dupes.warc.gz" --out "$work/idx2" --cdxj-only --quiet
+mkdir -p "$work/root/collections/rewritten/archive" "$work/root/collections/rewritten/indexes"
+ln -s "$work/rewritten/dupes.warc.gz" "$work/root/collections/rewritten/archive/"
+cp "$work/idx2/index.cdxj" "$work/root/collections/rewritten/indexes/"
 port=$("$VENV/bin/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 (cd "$work/root" && exec "$VENV/bin/wayback" -b 127.0.0.1 -p "$port" >"$work/wayback.log" 2>&1) &
 pid=$!
@@ -91,6 +113,17 @@ for coll in ("plain", "zipnum"):
             print(f"FAIL {coll} {url}: pywb {len(body)} bytes, crawlsift get {len(ours)} bytes")
             bad += 1
     print(f"{coll}: {same} of {len(captures)} bodies served by pywb from crawlsift's index equal crawlsift get")
+revisits = [l for l in open(f"{idx}/../idx2/index.cdxj") if '"warc/revisit"' in l]
+if len(revisits) != 1 or "mirror.example" not in revisits[0]:
+    sys.exit(f"pywb gate FAILED: the rewritten file should index one revisit: {revisits}")
+page = b"<html><body>served once, replayed twice</body></html>"
+r = urllib.request.urlopen(f"{base}/rewritten/20240103000000id_/http://mirror.example/copy", timeout=30)
+got = r.read()
+if got != page:
+    print(f"FAIL rewritten: the revisit replays {got[:80]!r}, not the original's body")
+    bad += 1
+else:
+    print("rewritten: pywb replays crawlsift rewrite's revisit with the original's body")
 if bad:
     sys.exit(f"pywb gate FAILED: {bad} differences")
 PY
