@@ -134,7 +134,41 @@ fn content_length_of_2_pow_63_and_other_impossible_lengths() {
         assert_said(&records, &["errors="], &[3]);
         assert_said(&extract, &["error", "too_large", "missing_length"], &[3]);
         assert_said(&dedup, &["error", "too_large", "missing_length"], &[3]);
+        check_and_rewrite(&label, &path, &out);
     }
+}
+
+/// `check` names the damage (status 3) and `rewrite` writes what can be read (status 3), both
+/// within the watchdog's bounds.
+fn check_and_rewrite(label: &str, input: &Path, out: &Path) {
+    let os = |s: &str| std::ffi::OsString::from(s);
+    let inp = input.as_os_str().to_owned();
+    let check = run_wrapped(
+        &format!("{label} / check"),
+        &[],
+        &[os("check"), inp.clone()],
+        None,
+        RUN_SECS,
+        RUN_RSS_MB,
+    );
+    let rewrite = run_wrapped(
+        &format!("{label} / rewrite"),
+        &[],
+        &[
+            os("rewrite"),
+            inp,
+            os("--out"),
+            out.join("rewritten").into_os_string(),
+        ],
+        None,
+        RUN_SECS,
+        RUN_RSS_MB,
+    );
+    for r in [&check, &rewrite] {
+        r.assert_clean_end();
+    }
+    assert_said(&check, &["problems"], &[3]);
+    assert_said(&rewrite, &["written as WARC/1.1"], &[3]);
 }
 
 /// Writes a WARC file holding one response whose HTML body is one line of `mb` megabytes.
@@ -276,6 +310,7 @@ fn random_bytes_seeded() {
             // Errors name their byte offset; the summary counts them.
             assert_said(&r, &["byte ", "errors="], &[1, 3]);
         }
+        check_and_rewrite(&label, &p, &out);
     }
 }
 
