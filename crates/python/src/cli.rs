@@ -61,19 +61,7 @@ create_exception!(
 
 /// The message of an error and its causes on one line, each said once (as the CLI prints it).
 fn message(err: &Error) -> String {
-    let mut text = String::new();
-    let mut cur: Option<&(dyn std::error::Error + 'static)> = Some(err);
-    while let Some(e) = cur {
-        let part = e.to_string();
-        if !text.contains(&part) {
-            if !text.is_empty() {
-                text.push_str(": ");
-            }
-            text.push_str(&part);
-        }
-        cur = e.source();
-    }
-    text
+    crawlsift_pipeline::error_line(err)
 }
 
 /// The Python exception of a library error.

@@ -97,12 +97,7 @@ impl RecordReader {
         uoffset: u64,
     ) -> Result<Record, ReadError> {
         let data = self.open(path)?;
-        let no_record = |why: String| ReadError::NoRecord {
-            path: path.to_path_buf(),
-            offset,
-            uoffset,
-            why,
-        };
+        let no_record = |why: String| no_record_at(path, offset, uoffset, why);
         if offset >= data.len() as u64 {
             return Err(no_record(format!(
                 "the file has {} bytes; was it changed?",
@@ -152,12 +147,7 @@ impl RecordReader {
         if detect_compression(&data) != Compression::Gzip {
             return Ok(None);
         }
-        let no_member = |why: String| ReadError::NoRecord {
-            path: path.to_path_buf(),
-            offset,
-            uoffset: 0,
-            why,
-        };
+        let no_member = |why: String| no_record_at(path, offset, 0, why);
         let member = data
             .get(offset as usize..)
             .ok_or_else(|| no_member("the file ends before it".into()))?;
@@ -190,12 +180,7 @@ impl RecordReader {
     ) -> Result<Vec<u8>, ReadError> {
         let data = self.open(path)?;
         let compression = detect_compression(&data);
-        let fail = |why: String| ReadError::NoRecord {
-            path: path.to_path_buf(),
-            offset,
-            uoffset,
-            why,
-        };
+        let fail = |why: String| no_record_at(path, offset, uoffset, why);
         if offset >= data.len() as u64 {
             return Err(fail("past the end of the file".into()));
         }
@@ -227,12 +212,8 @@ impl RecordReader {
         let data = match input::open(path)? {
             input::Opened::Mapped(d) => d,
             input::Opened::Stream(_) => {
-                return Err(ReadError::NoRecord {
-                    path: path.to_path_buf(),
-                    offset: 0,
-                    uoffset: 0,
-                    why: "not a regular file: records cannot be read back from a pipe".into(),
-                })
+                let why = "not a regular file: records cannot be read back from a pipe";
+                return Err(no_record_at(path, 0, 0, why.into()));
             }
         };
         if self.files.len() >= MAX_OPEN_FILES {
@@ -343,6 +324,16 @@ fn decode_into(
         if out.len() >= size {
             return Ok(false);
         }
+    }
+}
+
+/// The error of a place in `path` where no record can be read, and why.
+fn no_record_at(path: &Path, offset: u64, uoffset: u64, why: String) -> ReadError {
+    ReadError::NoRecord {
+        path: path.to_path_buf(),
+        offset,
+        uoffset,
+        why,
     }
 }
 
