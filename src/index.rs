@@ -9,7 +9,6 @@ use std::time::Instant;
 use clap::Args;
 use crawlsift_cdxj::INDEX;
 use crawlsift_pipeline::run::index::{self, Request};
-use crawlsift_pipeline::run::segment::IndexSummary;
 
 use crate::ExitCode;
 
@@ -79,7 +78,9 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         return Ok(cdxj);
     };
     if !args.quiet {
-        print_fingerprints(&summary, &req, started);
+        for line in summary.lines(&req.out.join("fp"), started.elapsed()) {
+            eprintln!("{line}");
+        }
     }
     let fingerprints = match &summary.tally {
         Some(t) => crate::exit_code(false, t),
@@ -94,24 +95,4 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
             _ => 2,
         })
         .unwrap_or(ExitCode::SUCCESS))
-}
-
-/// What the fingerprint half did, on stderr.
-fn print_fingerprints(summary: &IndexSummary, req: &Request, started: Instant) {
-    let per_doc = |b: u64| b as f64 / summary.documents.max(1) as f64;
-    eprintln!(
-        "crawlsift index: {} documents added, {} in {} segments, {} clusters, in {:.1} s",
-        summary.added,
-        summary.documents,
-        summary.segments,
-        summary.clusters,
-        started.elapsed().as_secs_f64()
-    );
-    eprintln!(
-        "  bytes per document: {:.0} fingerprints and band tables, {:.0} document table, {:.0} word profiles",
-        per_doc(summary.sizes.fingerprints_and_tables),
-        per_doc(summary.sizes.documents),
-        per_doc(summary.sizes.profiles),
-    );
-    eprintln!("  index: {}", req.out.join("fp").display());
 }

@@ -4,7 +4,6 @@
 //! is `crawlsift_stats`'s and the reading `crawlsift_pipeline::run::stats`'; this module prints.
 
 use crate::ExitCode;
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -12,9 +11,7 @@ use clap::Args;
 use crawlsift_common::limits::STATS_TOP_WORDS;
 use crawlsift_extractor::Method;
 use crawlsift_pipeline::run::stats::{self, StatsRequest};
-use crawlsift_pipeline::write::DOCUMENTS_FILE;
-use crawlsift_stats::{table, Inflated, Summary};
-use serde::Serialize;
+use crawlsift_stats::table;
 
 /// What `stats` counts, said in its `--help` (before the exit statuses).
 pub(crate) const WORDS_HELP: &str = "Words are maximal runs of Unicode letters and digits (what \
@@ -49,19 +46,6 @@ pub struct StatsArgs {
     pub quiet: bool,
 }
 
-/// What `--json` prints.
-#[derive(Serialize)]
-struct StatsOutput<'a> {
-    #[serde(flatten)]
-    raw: &'a Summary,
-    /// Records that gave no document, by reason.
-    skipped: &'a BTreeMap<&'static str, u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    after_dedup: Option<&'a Summary>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    inflated: Option<&'a [Inflated]>,
-}
-
 /// Runs `crawlsift stats`.
 pub fn run(args: StatsArgs) -> anyhow::Result<ExitCode> {
     let req = StatsRequest {
@@ -75,13 +59,7 @@ pub fn run(args: StatsArgs) -> anyhow::Result<ExitCode> {
     let c = crate::with_hooks("stats", quiet, |h| stats::run(&req, h, quiet))?;
     let mut out = std::io::stdout().lock();
     if args.json {
-        let o = StatsOutput {
-            raw: &c.raw,
-            skipped: &c.skipped,
-            after_dedup: c.after_dedup.as_ref(),
-            inflated: c.inflated.as_deref(),
-        };
-        serde_json::to_writer_pretty(&mut out, &o)?;
+        out.write_all(c.json()?.as_bytes())?;
         out.write_all(b"\n")?;
     } else {
         let inflated = c.inflated.as_deref().unwrap_or(&[]);
@@ -90,23 +68,8 @@ pub fn run(args: StatsArgs) -> anyhow::Result<ExitCode> {
     }
     out.flush()?;
     if !quiet {
-        let s: Vec<String> = c.skipped.iter().map(|(k, n)| format!("{k}={n}")).collect();
-        eprintln!(
-            "crawlsift stats: {} documents from {} records; skipped: {}",
-            c.raw.documents,
-            c.tally.records,
-            if s.is_empty() {
-                "none".into()
-            } else {
-                s.join(" ")
-            }
-        );
-        if let Some(n) = c.unmatched.filter(|&n| n > 0) {
-            eprintln!(
-                "crawlsift stats: {n} duplicates listed in {} were not among the documents read: \
-                 was the dedup run over the same inputs?",
-                DOCUMENTS_FILE
-            );
+        for line in c.summary_lines() {
+            eprintln!("{line}");
         }
     }
     Ok(crate::exit_code(crate::cancelled(), &c.tally))

@@ -4,7 +4,8 @@
 # ZipNum files, --compress); `wayback` runs on 127.0.0.1 at a free port, and for every 200
 # capture of the WARC the body pywb serves at /COLL/id_/URL (the original payload) must equal
 # `crawlsift get IDX URL --at TS`. A third collection holds a WARC through `crawlsift rewrite`,
-# whose revisit pywb must replay with the original's body. Installs pywb (pinned) in a venv under
+# whose revisit pywb must replay with the original's body; a fourth the unpacked WACZ
+# `crawlsift wacz` makes of the WARC, whose every listed page pywb must serve as `get` prints it. Installs pywb (pinned) in a venv under
 # target/; fails, never skips, when it cannot.
 #
 # usage: scripts/ci-gates/pywb.sh SHARED_DIR
@@ -56,6 +57,13 @@ PY
 mkdir -p "$work/root/collections/rewritten/archive" "$work/root/collections/rewritten/indexes"
 ln -s "$work/rewritten/dupes.warc.gz" "$work/root/collections/rewritten/archive/"
 cp "$work/idx2/index.cdxj" "$work/root/collections/rewritten/indexes/"
+# A fourth collection: the WACZ `crawlsift wacz` makes of the WARC, unpacked (its archive/ and
+# its CDXJ index), served as it is.
+"$BIN" wacz "$WARC" --out "$work/one.wacz" -q
+mkdir -p "$work/root/collections/wacz/indexes"
+"$VENV/bin/python" -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$work/one.wacz" "$work/unpacked"
+mv "$work/unpacked/archive" "$work/root/collections/wacz/archive"
+cp "$work/unpacked/indexes/index.cdx" "$work/root/collections/wacz/indexes/index.cdxj"
 port=$("$VENV/bin/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 (cd "$work/root" && exec "$VENV/bin/wayback" -b 127.0.0.1 -p "$port" >"$work/wayback.log" 2>&1) &
 pid=$!
@@ -124,6 +132,26 @@ if got != page:
     bad += 1
 else:
     print("rewritten: pywb replays crawlsift rewrite's revisit with the original's body")
+served = 0
+pages = [json.loads(l) for l in open(f"{idx}/../unpacked/pages/pages.jsonl")][1:]
+for p in pages:
+    ts = "".join(c for c in p["ts"] if c.isdigit())
+    try:
+        r = urllib.request.urlopen(f"{base}/wacz/{ts}id_/{p['url']}", timeout=30)
+        body = decode(r.read(), r.headers.get("Content-Encoding"))
+    except urllib.error.HTTPError as e:
+        print(f"FAIL wacz {p['url']}: pywb answered {e.code}")
+        bad += 1
+        continue
+    ours = subprocess.run([bin_, "get", idx, p["url"], "--at", ts], capture_output=True, check=True).stdout
+    if body == ours:
+        served += 1
+    else:
+        print(f"FAIL wacz {p['url']}: pywb {len(body)} bytes, crawlsift get {len(ours)} bytes")
+        bad += 1
+if len(pages) < 5:
+    sys.exit(f"pywb gate FAILED: the WACZ lists only {len(pages)} pages")
+print(f"wacz: {served} of {len(pages)} pages of crawlsift's WACZ served by pywb, unpacked, as crawlsift get prints them")
 if bad:
     sys.exit(f"pywb gate FAILED: {bad} differences")
 PY

@@ -68,6 +68,7 @@ pub mod site;
 pub mod verdict;
 pub mod warc_out;
 pub mod write;
+pub mod zip_store;
 
 pub use error::{error_line, is_broken_pipe, Error, Result};
 pub use flow::inputs::{InputSet, ReadTally};

@@ -74,6 +74,23 @@ pub fn check(value: &str, data: &[u8]) -> DigestCheck {
     }
 }
 
+/// The size and `sha256:HEX` digest of what `r` gives, as WACZ's `datapackage.json` lists files.
+pub fn sha256_of(r: &mut dyn std::io::Read) -> std::io::Result<(u64, String)> {
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 16];
+    let mut size = 0u64;
+    loop {
+        let n = r.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        h.update(&buf[..n]);
+        size += n as u64;
+    }
+    let hex: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    Ok((size, format!("sha256:{hex}")))
+}
+
 /// The SHA-1 of `data`.
 pub fn sha1(data: &[u8]) -> [u8; 20] {
     Sha1::digest(data).into()

@@ -8,7 +8,7 @@
 //! * [`reuse::run`] (`crawlsift reuse`: passages shared between documents);
 //! * [`check::run`] (`crawlsift check`: every problem of the archives, strictly);
 //! * [`rewrite::run`] (`crawlsift rewrite`: the archives as WARC/1.1, a gzip member a record,
-//!   identical payloads as revisits);
+//!   identical payloads as revisits); [`wacz::run`] (`crawlsift wacz`: a WACZ package of them);
 //! * [`read`]: the threads of a dedup run's reading, shared by the three.
 
 pub mod against;
@@ -27,6 +27,7 @@ pub mod reuse;
 pub mod rewrite;
 pub mod segment;
 pub mod stats;
+pub mod wacz;
 
 use crawlsift_dedup::{Clusterer, DedupConfig};
 

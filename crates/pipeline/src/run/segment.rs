@@ -72,6 +72,32 @@ pub struct IndexSummary {
     pub interrupted: bool,
 }
 
+impl IndexSummary {
+    /// What the fingerprint half did, a line each: documents, segments, clusters and the time
+    /// (`took`), bytes per document by part, and where the index is (`fp`).
+    pub fn lines(&self, fp: &Path, took: std::time::Duration) -> Vec<String> {
+        let per_doc = |b: u64| b as f64 / self.documents.max(1) as f64;
+        vec![
+            format!(
+                "crawlsift index: {} documents added, {} in {} segments, {} clusters, in {:.1} s",
+                self.added,
+                self.documents,
+                self.segments,
+                self.clusters,
+                took.as_secs_f64()
+            ),
+            format!(
+                "  bytes per document: {:.0} fingerprints and band tables, {:.0} document table, \
+                 {:.0} word profiles",
+                per_doc(self.sizes.fingerprints_and_tables),
+                per_doc(self.sizes.documents),
+                per_doc(self.sizes.profiles),
+            ),
+            format!("  index: {}", fp.display()),
+        ]
+    }
+}
+
 /// Builds or extends the fingerprint index of `req.out`.
 pub fn build_index(req: &IndexRequest<'_>, hooks: &DedupHooks<'_>) -> Result<IndexSummary> {
     let dir = req.out.join(FP_DIR);

@@ -49,6 +49,58 @@ pub struct Counted {
     pub tally: ReadTally,
 }
 
+/// What `stats --json` prints.
+#[derive(serde::Serialize)]
+struct StatsJson<'a> {
+    #[serde(flatten)]
+    raw: &'a Summary,
+    /// Records that gave no document, by reason.
+    skipped: &'a BTreeMap<&'static str, u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    after_dedup: Option<&'a Summary>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    inflated: Option<&'a [Inflated]>,
+}
+
+impl Counted {
+    /// What `stats --json` prints: the figures, the skips, and after a dedup run its figures and
+    /// the words the duplicates inflated most.
+    pub fn json(&self) -> serde_json::Result<String> {
+        serde_json::to_string_pretty(&StatsJson {
+            raw: &self.raw,
+            skipped: &self.skipped,
+            after_dedup: self.after_dedup.as_ref(),
+            inflated: self.inflated.as_deref(),
+        })
+    }
+
+    /// The closing lines on stderr: documents and skips, and duplicates of a dedup run that
+    /// were not met among the documents read (the run was over other inputs).
+    pub fn summary_lines(&self) -> Vec<String> {
+        let s: Vec<String> = self
+            .skipped
+            .iter()
+            .map(|(k, n)| format!("{k}={n}"))
+            .collect();
+        let skipped = if s.is_empty() {
+            "none".into()
+        } else {
+            s.join(" ")
+        };
+        let mut lines = vec![format!(
+            "crawlsift stats: {} documents from {} records; skipped: {skipped}",
+            self.raw.documents, self.tally.records
+        )];
+        if let Some(n) = self.unmatched.filter(|&n| n > 0) {
+            lines.push(format!(
+                "crawlsift stats: {n} duplicates listed in {DOCUMENTS_FILE} were not among the \
+                 documents read: was the dedup run over the same inputs?"
+            ));
+        }
+        lines
+    }
+}
+
 /// Reads every input and counts the terms of its documents, in input order.
 pub fn run(req: &StatsRequest, hooks: &Hooks<'_>, quiet: bool) -> Result<Counted> {
     if req.top > crawlsift_common::limits::STATS_MAX_TOP_WORDS {

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# WACZ gate (issue #38): `crawlsift wacz` packs every real file of SHARED/corpus/real; py-wacz's
+# `wacz validate` (pinned, in a venv under target/) accepts the package, its datapackage.json
+# lists every file with the right size and SHA-256, and pages/pages.jsonl lists pages with their
+# URL, time and main text, each URL in the package's index. (pywb serving an unpacked package is
+# in pywb.sh.) Fails, never skips, without its data or peer.
+#
+# usage: scripts/ci-gates/wacz.sh SHARED_DIR
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+SHARED=$(cd "${1:?usage: wacz.sh SHARED_DIR}" && pwd)
+BIN=${CRAWLSIFT:-$(pwd)/target/release/crawlsift}
+REAL="$SHARED/corpus/real"
+VENV=$(pwd)/target/gate-venv-wacz
+PKGS="wacz==0.6.0"
+[ -d "$REAL" ] || { echo "wacz gate FAILED: $REAL missing" >&2; exit 1; }
+[ -x "$BIN" ] || { echo "wacz gate: $BIN missing (run cargo build --release first)" >&2; exit 1; }
+if [ ! -f "$VENV/.installed" ] || [ "$(cat "$VENV/.installed")" != "$PKGS" ]; then
+  rm -rf "$VENV"
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q $PKGS || { echo "wacz gate FAILED: cannot install $PKGS" >&2; exit 1; }
+  echo "$PKGS" > "$VENV/.installed"
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/crawlsift-wacz.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+"$BIN" wacz "$REAL" --out "$work/real.wacz" -q 2>/dev/null || [ $? -eq 3 ]  # 3: damaged inputs
+"$VENV/bin/wacz" validate -f "$work/real.wacz" | tail -1 | grep -q "is valid" \
+  || { "$VENV/bin/wacz" validate -f "$work/real.wacz"; echo "wacz gate FAILED: wacz validate" >&2; exit 1; }
+"$VENV/bin/python" - "$work/real.wacz" <<'PY'
+import hashlib, json, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+names = z.namelist()
+assert all(i.compress_type == zipfile.ZIP_STORED for i in z.infolist()), "entries must be stored"
+dp = json.loads(z.read("datapackage.json"))
+listed = {r["path"]: r for r in dp["resources"]}
+for n in names:
+    if n in ("datapackage.json", "datapackage-digest.json"):
+        continue
+    data = z.read(n)
+    r = listed.get(n)
+    assert r, f"{n} not in datapackage.json"
+    assert r["bytes"] == len(data) and r["hash"] == "sha256:" + hashlib.sha256(data).hexdigest(), n
+digest = json.loads(z.read("datapackage-digest.json"))
+assert digest["hash"] == "sha256:" + hashlib.sha256(z.read("datapackage.json")).hexdigest()
+index_urls = {json.loads(l.split(" ", 2)[2]).get("url") for l in z.read("indexes/index.cdx").decode().splitlines()}
+lines = z.read("pages/pages.jsonl").decode().splitlines()
+assert json.loads(lines[0])["format"] == "json-pages-1.0"
+pages = [json.loads(l) for l in lines[1:]]
+assert len(pages) >= 20, len(pages)
+for p in pages:
+    assert p["url"] in index_urls and p["ts"].endswith("Z") and p["text"].strip(), p["url"]
+archives = [n for n in names if n.startswith("archive/")]
+print(f"wacz gate: valid; {len(archives)} archives, {len(pages)} pages with text, every file's hash listed")
+PY
