@@ -16,7 +16,6 @@ mod records;
 mod reuse;
 mod rewrite;
 mod stats;
-mod wacz;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -82,11 +81,11 @@ enum Command {
     /// Write archives anew as WARC/1.1, a gzip member per record, responses whose payload was
     /// written before as revisits (identical-payload-digest), ARC and TREC as WARC.
     #[command(after_help = EXIT_STATUS_HELP)]
-    Rewrite(rewrite::RewriteArgs),
+    Rewrite(rewrite::ArchivesOutArgs),
     /// Package archives as WACZ 1.1.1 (archives a gzip member per record, CDXJ index, pages with
     /// their main text, datapackage.json) for ReplayWeb.page and pywb.
     #[command(after_help = EXIT_STATUS_HELP)]
-    Wacz(wacz::WaczArgs),
+    Wacz(rewrite::ArchivesOutArgs),
 }
 
 /// Set by the first Ctrl-C: readers stop, workers drain, and the command ends cleanly.
@@ -158,7 +157,7 @@ where
         Command::Reuse(args) => reuse::run(args),
         Command::Check(args) => check::run(args),
         Command::Rewrite(args) => rewrite::run(args),
-        Command::Wacz(args) => wacz::run(args),
+        Command::Wacz(args) => rewrite::run_wacz(args),
     };
     match result {
         Ok(code) => code.0,

@@ -1,18 +1,21 @@
-//! `crawlsift rewrite`: the arguments of `crawlsift_pipeline::run::rewrite`, and its summary.
+//! `crawlsift rewrite` and `crawlsift wacz`: the arguments of `crawlsift_pipeline::run::rewrite`
+//! and `::wacz` (the same for both), and their summaries.
 
 use crate::ExitCode;
 use std::path::PathBuf;
 
 use clap::Args;
 use crawlsift_pipeline::run::rewrite::{self, RewriteRequest};
+use crawlsift_pipeline::run::wacz::{self, WaczRequest};
 
-/// Arguments of `crawlsift rewrite`.
+/// Arguments of `crawlsift rewrite` and `crawlsift wacz`.
 #[derive(Args, Debug)]
-pub struct RewriteArgs {
+pub struct ArchivesOutArgs {
     /// Archive files or directories (recursed in sorted order).
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
-    /// The output folder: one NAME.warc.gz per input.
+    /// Where to write: the output folder (`rewrite`: one NAME.warc.gz per input) or the package
+    /// (`wacz`: FILE.wacz).
     #[arg(long, short = 'o')]
     pub out: PathBuf,
     /// Worker threads (default: all cores).
@@ -27,7 +30,7 @@ pub struct RewriteArgs {
 }
 
 /// Runs `crawlsift rewrite`.
-pub fn run(args: RewriteArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: ArchivesOutArgs) -> anyhow::Result<ExitCode> {
     let threads = crate::threads(args.threads);
     let (inputs, out, force) = (args.inputs, args.out, args.force);
     let req = RewriteRequest {
@@ -41,4 +44,21 @@ pub fn run(args: RewriteArgs) -> anyhow::Result<ExitCode> {
         eprintln!("crawlsift rewrite: {}", done.summary());
     }
     Ok(crate::exit_code(crate::cancelled(), &done.tally))
+}
+
+/// Runs `crawlsift wacz`.
+pub fn run_wacz(args: ArchivesOutArgs) -> anyhow::Result<ExitCode> {
+    let threads = crate::threads(args.threads);
+    let (inputs, out, force) = (args.inputs, args.out, args.force);
+    let req = WaczRequest {
+        inputs,
+        out,
+        threads,
+        force,
+    };
+    let packed = crate::with_hooks("wacz", args.quiet, |h| wacz::run(&req, h))?;
+    if !args.quiet {
+        eprintln!("crawlsift wacz: {}", packed.summary(&req.out));
+    }
+    Ok(crate::exit_code(crate::cancelled(), &packed.tally))
 }
