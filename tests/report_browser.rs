@@ -92,6 +92,23 @@ fn crawlsift_in(dir: &Path, args: &[&str]) {
     );
 }
 
+/// Makes a corpus with `makecorpus.py ARGS` in `dir/corpus` and gives its archives, sorted, by
+/// the relative paths a user types: the labels beside them (truth.jsonl, manifest.json) are no
+/// archives and would make a run end with status 3.
+fn corpus_in(dir: &Path, args: &[&str]) -> Vec<String> {
+    let corpus = dir.join("corpus");
+    makecorpus(&needs_shared(), &corpus, args);
+    let mut archives: Vec<String> = std::fs::read_dir(&corpus)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| !name.ends_with(".json") && !name.ends_with(".jsonl"))
+        .map(|name| format!("corpus/{name}"))
+        .collect();
+    archives.sort();
+    assert!(!archives.is_empty(), "makecorpus wrote no archive");
+    archives
+}
+
 /// The SVG of the chart titled `title`.
 fn chart<'a>(html: &'a str, title: &str) -> &'a str {
     let start = html
@@ -117,25 +134,12 @@ fn column_bars(svg: &str) -> Vec<(String, u64)> {
 #[test]
 #[ignore = "needs ../shared"]
 fn report_html_of_the_seed_7_corpus_renders_in_chromium_without_errors() {
-    let shared = needs_shared();
     let dir = tempfile::tempdir().unwrap();
-    let corpus = dir.path().join("corpus");
     // WARC, so the run meets request, metadata, warcinfo and revisit records as real crawls do.
-    makecorpus(
-        &shared,
-        &corpus,
+    let archives = corpus_in(
+        dir.path(),
         &["--docs", "500", "--seed", "7", "--format", "warc-gz"],
     );
-    // The archives only, by the relative paths a user types: the labels beside them
-    // (truth.jsonl, manifest.json) are no archives and would make the run end with status 3.
-    let mut archives: Vec<String> = std::fs::read_dir(&corpus)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|name| !name.ends_with(".json") && !name.ends_with(".jsonl"))
-        .map(|name| format!("corpus/{name}"))
-        .collect();
-    archives.sort();
-    assert!(!archives.is_empty(), "makecorpus wrote no archive");
     for (out, j) in [("j1", "1"), ("j2", "2")] {
         let mut args: Vec<&str> = vec!["dedup"];
         args.extend(archives.iter().map(String::as_str));
@@ -255,24 +259,19 @@ fn report_html_of_a_file_gzipped_whole_shows_each_clusters_own_text() {
     // Every record of a `.trec.gz` gzipped whole shares the member at offset 0: each side of each
     // "Largest clusters" pair must be its own document's text (read back at its decompressed
     // byte), not the file's first document, and the page renders without an error.
-    let shared = needs_shared();
     let dir = tempfile::tempdir().unwrap();
-    let corpus = dir.path().join("corpus");
-    makecorpus(
-        &shared,
-        &corpus,
+    let archives = corpus_in(
+        dir.path(),
         &["--docs", "300", "--seed", "7", "--format", "trec-gz"],
     );
-    let name = std::fs::read_dir(&corpus)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+    let archive = archives
+        .iter()
         .find(|n| n.ends_with(".trec.gz"))
         .expect("a .trec.gz");
-    let archive = format!("corpus/{name}");
-    crawlsift_in(dir.path(), &["dedup", &archive, "--out", "o", "-q"]);
+    crawlsift_in(dir.path(), &["dedup", archive, "--out", "o", "-q"]);
     // Every document's own text, as dedup extracts it (`blocks`), by its place.
     let extracted = Command::new(env!("CARGO_BIN_EXE_crawlsift"))
-        .args(["extract", &archive, "--method", "blocks"])
+        .args(["extract", archive, "--method", "blocks"])
         .current_dir(dir.path())
         .output()
         .unwrap();

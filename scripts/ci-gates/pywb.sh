@@ -103,23 +103,24 @@ for line in open(f"{idx}/index.cdxj", encoding="utf-8"):
         captures.append((ts, f["url"]))
 if len(captures) < 5:
     sys.exit(f"pywb gate FAILED: only {len(captures)} captures to compare")
+def same_as_get(coll, ts, url):
+    """Whether pywb serves collection `coll`'s capture of `url` at `ts` as `crawlsift get`
+    prints it from the WARC's index; a difference is printed."""
+    try:
+        r = urllib.request.urlopen(f"{base}/{coll}/{ts}id_/{url}", timeout=30)
+        body = decode(r.read(), r.headers.get("Content-Encoding"))
+    except urllib.error.HTTPError as e:
+        print(f"FAIL {coll} {url}: pywb answered {e.code}")
+        return False
+    ours = subprocess.run([bin_, "get", idx, url, "--at", ts], capture_output=True, check=True).stdout
+    if body != ours:
+        print(f"FAIL {coll} {url}: pywb {len(body)} bytes, crawlsift get {len(ours)} bytes")
+    return body == ours
+
 bad = 0
 for coll in ("plain", "zipnum"):
-    same = 0
-    for ts, url in captures:
-        try:
-            r = urllib.request.urlopen(f"{base}/{coll}/{ts}id_/{url}", timeout=30)
-            body = decode(r.read(), r.headers.get("Content-Encoding"))
-        except urllib.error.HTTPError as e:
-            print(f"FAIL {coll} {url}: pywb answered {e.code}")
-            bad += 1
-            continue
-        ours = subprocess.run([bin_, "get", idx, url, "--at", ts], capture_output=True, check=True).stdout
-        if body == ours:
-            same += 1
-        else:
-            print(f"FAIL {coll} {url}: pywb {len(body)} bytes, crawlsift get {len(ours)} bytes")
-            bad += 1
+    same = sum(same_as_get(coll, ts, url) for ts, url in captures)
+    bad += len(captures) - same
     print(f"{coll}: {same} of {len(captures)} bodies served by pywb from crawlsift's index equal crawlsift get")
 revisits = [l for l in open(f"{idx}/../idx2/index.cdxj") if '"warc/revisit"' in l]
 if len(revisits) != 1 or "mirror.example" not in revisits[0]:
@@ -132,23 +133,9 @@ if got != page:
     bad += 1
 else:
     print("rewritten: pywb replays crawlsift rewrite's revisit with the original's body")
-served = 0
 pages = [json.loads(l) for l in open(f"{idx}/../unpacked/pages/pages.jsonl")][1:]
-for p in pages:
-    ts = "".join(c for c in p["ts"] if c.isdigit())
-    try:
-        r = urllib.request.urlopen(f"{base}/wacz/{ts}id_/{p['url']}", timeout=30)
-        body = decode(r.read(), r.headers.get("Content-Encoding"))
-    except urllib.error.HTTPError as e:
-        print(f"FAIL wacz {p['url']}: pywb answered {e.code}")
-        bad += 1
-        continue
-    ours = subprocess.run([bin_, "get", idx, p["url"], "--at", ts], capture_output=True, check=True).stdout
-    if body == ours:
-        served += 1
-    else:
-        print(f"FAIL wacz {p['url']}: pywb {len(body)} bytes, crawlsift get {len(ours)} bytes")
-        bad += 1
+served = sum(same_as_get("wacz", "".join(c for c in p["ts"] if c.isdigit()), p["url"]) for p in pages)
+bad += len(pages) - served
 if len(pages) < 5:
     sys.exit(f"pywb gate FAILED: the WACZ lists only {len(pages)} pages")
 print(f"wacz: {served} of {len(pages)} pages of crawlsift's WACZ served by pywb, unpacked, as crawlsift get prints them")

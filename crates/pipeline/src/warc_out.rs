@@ -218,7 +218,11 @@ fn http_head_len(block: &[u8]) -> Option<usize> {
     if !block.starts_with(b"HTTP/") {
         return None;
     }
-    let find = |pat: &[u8]| block.windows(pat.len()).position(|w| w == pat);
+    // The head ends within the bound the reader parses HTTP heads in: a body is never scanned.
+    let head = &block[..block
+        .len()
+        .min(crawlsift_common::limits::MAX_HTTP_HEADER_BYTES)];
+    let find = |pat: &[u8]| head.windows(pat.len()).position(|w| w == pat);
     let crlf = find(b"\r\n\r\n").map(|i| i + 4);
     let lf = find(b"\n\n").map(|i| i + 2);
     match (crlf, lf) {

@@ -17,7 +17,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use crawlsift_reader::digest::DigestCheck;
-use crawlsift_reader::{ReaderConfig, Record, RecordKind};
+use crawlsift_reader::{Format, ReaderConfig, Record};
 use serde::Serialize;
 
 use super::Hooks;
@@ -204,7 +204,7 @@ fn record_problems(rec: &Record, inputs: &InputSet, out: &mut Vec<Problem>) {
             say(kind, format!("{field} {written} does not match the bytes"));
         }
     }
-    if is_warc(&rec.kind) {
+    if rec.format == Format::Warc {
         for field in MANDATORY {
             if rec.header(field).is_none_or(|v| v.trim().is_empty()) {
                 say(
@@ -249,12 +249,4 @@ fn record_problems(rec: &Record, inputs: &InputSet, out: &mut Vec<Problem>) {
             format!("the capture date {raw:?} names no date"),
         );
     }
-}
-
-/// Whether a record is a WARC record (not ARC, not TREC).
-fn is_warc(kind: &RecordKind) -> bool {
-    !matches!(
-        kind,
-        RecordKind::ArcHeader | RecordKind::Arc | RecordKind::TrecWeb | RecordKind::TrecText
-    )
 }

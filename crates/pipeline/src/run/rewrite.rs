@@ -256,13 +256,6 @@ fn modified(input: &crawlsift_reader::Input) -> Option<String> {
         return None;
     };
     let t = std::fs::metadata(p).ok()?.modified().ok()?;
-    let secs = t.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs() as i64;
-    let (y, m, d) = crawlsift_reader::date::civil_from_days(secs.div_euclid(86_400));
-    let s = secs.rem_euclid(86_400);
-    Some(format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        s / 3600,
-        s / 60 % 60,
-        s % 60
-    ))
+    let secs = t.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs();
+    Some(crate::report::rfc3339(secs))
 }
