@@ -59,7 +59,8 @@ pub struct DedupArgs {
     #[arg(long, requires = "text")]
     pub drop_popular_phrases: bool,
     /// Also find the passages documents share (partial copies, pasted paragraphs), in the same
-    /// pass: `reuse.jsonl`, as `crawlsift reuse` writes it, and `reuse` in `report.json`.
+    /// pass, and the documents telling the same story: `reuse.jsonl` and `stories.jsonl`, as
+    /// `crawlsift reuse` writes them, and `reuse` in `report.json`.
     #[arg(long, conflicts_with = "shard")]
     pub reuse: bool,
     /// Memory for what the run keeps per document and for clustering (e.g. 512M, 2G; default

@@ -71,7 +71,8 @@ enum Command {
     /// Print one capture of a URL from an index: payload, raw record, main text or metadata.
     #[command(after_help = EXIT_STATUS_HELP)]
     Get(get::GetArgs),
-    /// Passages documents share (partial copies, quotations): reuse.jsonl in the output folder.
+    /// Passages documents share (partial copies, quotations) and the same stories told in other
+    /// words: reuse.jsonl and stories.jsonl in the output folder.
     #[command(after_help = EXIT_STATUS_HELP)]
     Reuse(reuse::ReuseArgs),
     /// Check archives strictly: every problem (bad digest, length mismatch, truncated member,

@@ -1,5 +1,6 @@
 //! `crawlsift reuse`: the passages documents share (partial copies, quotations, pasted
-//! paragraphs), as `reuse.jsonl` in the output folder. The work is
+//! paragraphs), as `reuse.jsonl` in the output folder, and the documents telling the same story
+//! in other words, as `stories.jsonl`. The work is
 //! `crawlsift_pipeline::run::reuse`'s; this module parses the arguments and prints the summary.
 
 use crate::ExitCode;
@@ -59,7 +60,8 @@ pub fn run(args: ReuseArgs) -> anyhow::Result<ExitCode> {
         let s = &o.summary;
         eprintln!(
             "crawlsift reuse: {} documents, {} fingerprints ({} common, {} site template), \
-             {} candidate pairs, {} pairs sharing {} passages in {:.1} s -> {}",
+             {} candidate pairs, {} pairs sharing {} passages, {} stories of {} documents \
+             in {:.1} s -> {}",
             s.documents,
             s.fingerprints,
             s.common_fingerprints,
@@ -67,6 +69,8 @@ pub fn run(args: ReuseArgs) -> anyhow::Result<ExitCode> {
             s.candidates,
             s.pairs,
             s.passages,
+            s.stories,
+            s.story_documents,
             started.elapsed().as_secs_f64(),
             o.target.display()
         );

@@ -276,3 +276,99 @@ fn the_pan_2013_passages_are_found() {
     // documents hold.
     assert!(f("passage_precision") >= 0.55, "{s}");
 }
+
+/// A news story, the same story retold on another site in other words and order (no
+/// near-duplicate of it), a page of the first site about something else and pages on other topics:
+/// `stories.jsonl` holds the story and its retelling alone, the same bytes for any thread count
+/// and from `dedup --reuse`, and `report.json` counts it.
+#[test]
+fn a_story_retold_in_other_words_is_grouped_with_its_first_telling() {
+    let story =
+        "Firefighters in the Mexican state of Zacatecas contained the Sierra Fria wildfire \
+        on Sunday, after it had burned some 4,300 hectares of pine and oak forest near the town of \
+        Jerez. Officials of Conafor, the national forestry commission, said 340 brigade members \
+        and two Bell helicopters fought the fire for six days. The cause is being investigated; \
+        no homes were lost, and the Jerez dam was never threatened";
+    let retold = "On Sunday firefighters contained the Sierra Fria wildfire in the Mexican state \
+        of Zacatecas, which burned about 4,300 hectares of oak and pine forest close to Jerez. \
+        According to officials of Conafor, Mexico's national forestry commission, 340 members \
+        of brigades and two Bell helicopters fought the blaze for six days. Its cause is under \
+        investigation. No homes were lost and the dam at Jerez was never threatened";
+    let others = [
+        "The city council approved a budget for repairing tram lines in the old quarter, with \
+         work starting in spring and buses replacing trams on weekends until autumn",
+        "A recipe for lemon cake: beat butter and sugar, add eggs one by one, fold in flour and \
+         ground almonds, then bake for forty minutes and glaze with lemon juice",
+        "Chess openings for beginners: control the centre, develop knights before bishops, \
+         castle early and do not move the same piece twice in the opening",
+        "The museum's new wing shows textiles from Andean weavers, with looms, dyes made from \
+         cochineal and indigo, and a room of ponchos from the nineteenth century",
+        "Our support team answers questions about invoices, delivery times and returns by email \
+         within two working days, and by telephone on weekday mornings",
+    ];
+    let mut warc = Vec::new();
+    warc.extend(record(
+        "story",
+        "https://news.example/fire",
+        &[story.to_string()],
+    ));
+    warc.extend(record(
+        "same-site",
+        "https://news.example/council",
+        &[others[0].to_string()],
+    ));
+    for (i, o) in others[1..].iter().enumerate() {
+        warc.extend(record(
+            &format!("other{i}"),
+            &format!("https://site{i}.example/"),
+            &[o.to_string()],
+        ));
+    }
+    warc.extend(record(
+        "retold",
+        "https://wire.example/zacatecas",
+        &[retold.to_string()],
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("crawl.warc");
+    std::fs::write(&input, warc).unwrap();
+    let input = input.to_str().unwrap();
+    let out = |name: &str| dir.path().join(name);
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    crawlsift_ok(
+        &["reuse", input, "--out", &s(&out("r1")), "-q", "-j", "1"],
+        0,
+    );
+    crawlsift_ok(
+        &["reuse", input, "--out", &s(&out("r3")), "-q", "-j", "3"],
+        0,
+    );
+    crawlsift_ok(
+        &["dedup", input, "--out", &s(&out("d")), "-q", "--reuse"],
+        0,
+    );
+    let stories = contents(&out("r1").join("stories.jsonl"));
+    assert_eq!(contents(&out("r3").join("stories.jsonl")), stories);
+    assert_eq!(contents(&out("d").join("stories.jsonl")), stories);
+    // No near-duplicate of each other: `dedup` alone does not put them together.
+    assert!(json_lines(&out("d").join("clusters.jsonl")).is_empty());
+    let lines = json_lines(&out("r1").join("stories.jsonl"));
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let l = &lines[0];
+    assert_eq!(l["story"], 0);
+    assert_eq!(l["size"], 2);
+    assert_eq!(l["first"], "<urn:uuid:story>");
+    let m = l["members"].as_array().unwrap();
+    assert_eq!(m[0]["similarity"], 1.0);
+    assert_eq!(m[1]["id"], "<urn:uuid:retold>");
+    assert_eq!(m[1]["url"], "https://wire.example/zacatecas");
+    let sim = m[1]["similarity"].as_f64().unwrap();
+    assert!(
+        sim >= 0.2 && sim == l["lowest_similarity"].as_f64().unwrap(),
+        "{l}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_slice(&contents(&out("d").join("report.json"))).unwrap();
+    assert_eq!(report["reuse"]["stories"], 1, "{}", report["reuse"]);
+    assert_eq!(report["reuse"]["story_documents"], 2);
+}

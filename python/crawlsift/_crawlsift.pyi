@@ -1,7 +1,7 @@
 """Type hints and documentation of crawlsift's native module (``crawlsift._crawlsift``)."""
 
 from os import PathLike
-from typing import IO, Iterator, List, Literal, Optional, Sequence, Tuple, TypedDict, Union, overload
+from typing import IO, Iterable, Iterator, List, Literal, Optional, Sequence, Tuple, TypedDict, Union, overload
 
 __version__: str
 
@@ -215,6 +215,11 @@ class Reuse(TypedDict):
 def reuse(a_text: str, b_text: str, min_passage_words: int = 8) -> Reuse:
     """The passages two texts share, aligned as ``crawlsift reuse`` aligns a pair. Raises
     ``ValueError`` for ``min_passage_words=0``."""
+
+def kernel_similarity(a_text: str, b_text: str, corpus: Iterable[str] | None = None) -> float:
+    """The kernel similarity of two texts, in [0, 1]: ``stories.jsonl``'s measure (character
+    3-gram kernels of letters and digits weighted by their commonality, counted over ``corpus``
+    and the two texts). Raises ``TypeError`` when ``corpus`` is one string."""
 
 class CrawlsiftError(Exception):
     """A crawlsift run could not finish; the message names the file (and byte offset) at fault."""

@@ -162,3 +162,19 @@ def test_reuse_finds_a_pasted_passage_as_the_cli_does():
     assert crawlsift.reuse(source, copy, min_passage_words=30)["passages"] == []
     with pytest.raises(ValueError):
         crawlsift.reuse(source, copy, min_passage_words=0)
+
+
+def test_kernel_similarity_tells_a_retold_story_from_an_unrelated_text():
+    story = "Heavy rain flooded the lower town of Ribeira overnight, the mayor said."
+    retold = "The lower town of Ribeira was flooded by heavy overnight rain, said its mayor."
+    other = "Quarterly earnings of the chip maker rose by nine percent, beating forecasts."
+    corpus = [other, "A recipe for lemon cake with almonds.", "Chess openings for beginners."]
+    assert crawlsift.kernel_similarity(story, story, corpus) == 1.0
+    retold_score = crawlsift.kernel_similarity(story, retold, corpus)
+    unrelated = crawlsift.kernel_similarity(story, other, corpus)
+    assert retold_score > 0.3 > 0.1 > unrelated
+    assert crawlsift.kernel_similarity(retold, story, corpus) == retold_score
+    assert 0.0 <= crawlsift.kernel_similarity(story, retold) <= 1.0
+    assert crawlsift.kernel_similarity(story, "", corpus) == 0.0
+    with pytest.raises(TypeError):
+        crawlsift.kernel_similarity(story, retold, "one text")

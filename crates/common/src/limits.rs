@@ -642,6 +642,53 @@ pub const REUSE_PREPARED_CACHE_BYTES: usize = 64 << 20;
 /// mostly chance: on 4,000 pages of the 20k corpus 96% of such candidates shared no passage.
 pub const REUSE_MIN_SHARED_FINGERPRINTS: usize = 2;
 
+// --- stories: the same story in other words (crates/reuse/src/kernel.rs, story.rs) ------------
+
+/// Slots of the kernel commonality table: each of the 46,656 kernels of ASCII letters and digits
+/// has its own, every other kernel (accented or non-Latin letters) is hashed into the rest. Two
+/// counts a slot (documents holding it, u32, and its count, u64): 12 MiB, zeroed lazily by the
+/// system, so a table of a few texts touches a few pages only.
+pub const STORY_KERNEL_SLOTS: usize = 1 << 20;
+
+/// Most letters and digits of a text whose kernels are counted (its first ones): bounds the
+/// work a text costs. Stories are told in far fewer.
+pub const STORY_MAX_CHARS: usize = 1 << 20;
+
+/// MinHash bands of a document's kernel sketch, and rows (hashes) in each: two documents are
+/// compared when a band of their sketches is equal. Sketched over their rare kernels (those in
+/// at most [`STORY_RARE_SHARE`] of the documents, and in two at least), whose Jaccard
+/// similarity is what the commonality weighting looks at: with 24 bands of 2 rows a pair of
+/// Jaccard 0.3 is compared with probability 0.90, one of 0.1 with 0.21, one of 0.03 with 0.02.
+pub const STORY_BANDS: usize = 32;
+
+/// Rows of a band (see [`STORY_BANDS`]).
+pub const STORY_ROWS: usize = 2;
+
+/// Share of the documents past which a kernel is too common to sketch (at least
+/// [`STORY_MIN_RARE_DOCS`] documents are always allowed).
+pub const STORY_RARE_SHARE: f64 = 0.01;
+
+/// Documents a kernel may be held by and still be sketched, whatever the corpus size.
+pub const STORY_MIN_RARE_DOCS: u32 = 16;
+
+/// Most documents one band value may hold: a fuller bucket is a common combination of kernels
+/// and compares nobody, so the pairs compared stay linear in the documents.
+pub const STORY_MAX_BUCKET: usize = 64;
+
+/// Bytes of documents' kernels (8 a distinct kernel) each thread keeps while story candidates
+/// are compared, so that a document with many partners is read and counted once; past it the
+/// thread's cache is emptied.
+pub const STORY_KERNEL_CACHE_BYTES: usize = 32 << 20;
+
+/// Kernel similarity at or above which two documents tell the same story. Chosen on whole real
+/// pages (`scripts/bench_rewriting.py --documents`): of the 354,903 pairs of the 845 pages of
+/// `bench/reuse` that share no passage, 3.1e-5 reach 0.2 (1.0e-3 reach 0.05), so a corpus of a
+/// million pages, whose candidates are some millions, keeps few chance pairs. On MSRP's test
+/// sentences it keeps 62% of the pairs people judged rewritten and 0.09% of unrelated ones; the
+/// threshold such sentences would suggest (0.077, 0.1% of unrelated training pairs) lets 20 times
+/// more chance pairs of pages through.
+pub const STORY_MIN_SIMILARITY: f64 = 0.2;
+
 /// Decoded bytes between two checkpoints of a gzip member read at random (`record_at` on a file
 /// gzipped whole): reading a record there inflates at most about this much before it. Each
 /// checkpoint keeps 32 KiB (the deflate window), 1.6% of the span.

@@ -97,10 +97,11 @@ pub struct Entry {
     pub text: Option<String>,
     /// The page's phrase sketch, made only for `--phrases`.
     pub phrases: Option<crawlsift_phrases::Sketch>,
-    /// The page's text-reuse sketch, made only for `--reuse` by the workers; not kept in
-    /// checkpoints (a replayed entry keeps its text, and the collector makes it again).
+    /// The page's text-reuse fingerprints and kernels, made only for `--reuse` by the workers;
+    /// not kept in checkpoints (a replayed entry keeps its text, and the collector makes them
+    /// again).
     #[serde(skip)]
-    pub reuse: Option<crawlsift_reuse::Sketch>,
+    pub reuse: Option<crawlsift_reuse::TextSketch>,
     /// The record's capture date as it gives it, for the lines of `--text`.
     pub date: Option<String>,
     /// How far its input had been read ([`crawlsift_reader::Record::read_to`]), for progress;

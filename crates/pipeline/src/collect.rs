@@ -19,7 +19,7 @@ use crate::catalog::{Catalog, DocMeta, FingerprintSummary};
 use crate::checkpoint::{Checkpoints, Entry};
 use crate::page::{clustered_page, Origin};
 use crate::phrases::PhraseStore;
-use crate::reuse::{sketch_of, ReuseGatherer};
+use crate::reuse::ReuseGatherer;
 use crate::write::TextSpill;
 
 /// The reason name of a record that reached the collector without a fingerprint.
@@ -205,7 +205,10 @@ impl<'a> Collector<'a> {
             url: e.url,
         };
         if let (None, Some(text), Some((g, cfg))) = (&e.skipped, &e.text, self.reuse.as_mut()) {
-            let sketch = e.reuse.take().unwrap_or_else(|| sketch_of(text, cfg));
+            let sketch = e
+                .reuse
+                .take()
+                .unwrap_or_else(|| crawlsift_reuse::TextSketch::of(text, cfg));
             let place = (origin.pos.file, origin.pos.offset);
             g.add(place, origin.id.clone(), origin.url.clone(), text, &sketch)?;
         }

@@ -1,9 +1,11 @@
 //! The run of `crawlsift reuse`: every page's main text (the documents `dedup` clusters, through
-//! [`clustered_page`]) is tokenised and winnowed by the extract workers, gathered in input order
-//! into a [`Corpus`] (its text spilled to an unnamed file in the output folder, 0 bytes resident
-//! a document beyond its fingerprints and place), then the candidate pairs are aligned on all
-//! threads and written to `reuse.jsonl` ([`ReuseLine`]), pairs in input order of their first
-//! document, then of their second. The output does not depend on the thread count.
+//! [`clustered_page`]) is tokenised, winnowed and cut into kernels by the extract workers
+//! ([`TextSketch`]), gathered in input order into a [`Corpus`] and a [`KernelTable`] (its text
+//! spilled to an unnamed file in the output folder, 0 bytes resident a document beyond its
+//! fingerprints and place), then the candidate pairs are aligned on all threads and written to
+//! `reuse.jsonl` ([`ReuseLine`]), pairs in input order of their first document, then of their
+//! second, and the documents telling the same story are grouped ([`group_stories`]) and written
+//! to `stories.jsonl` ([`StoryLine`]). The outputs do not depend on the thread count.
 //!
 //! Which document of a pair is the source is not claimed: `a` is the one read first (input order,
 //! then record order), nothing more.
@@ -16,7 +18,10 @@ use std::path::Path;
 
 use crawlsift_extractor::{Extractor, ExtractorBuilder};
 use crawlsift_reader::{FileReport, ReaderConfig, Record};
-use crawlsift_reuse::{Corpus, Pair, Passage, ReuseConfig, Sketch, Words};
+use crawlsift_reuse::{
+    group_stories, Corpus, KernelTable, Kernels, Pair, Passage, ReuseConfig, Story, StoryConfig,
+    TextSketch,
+};
 use serde::Serialize;
 
 use crate::error::{Error, IoContext, Result};
@@ -28,6 +33,41 @@ use crate::site::site_of;
 
 /// The pairs file in the output folder.
 pub const REUSE_FILE: &str = "reuse.jsonl";
+
+/// The stories file in the output folder.
+pub const STORIES_FILE: &str = "stories.jsonl";
+
+/// One line of `stories.jsonl`: documents telling the same story, in the same or other words,
+/// the first one read first; every member's kernel similarity to the first is at least the
+/// threshold (no chains), as `clusters.jsonl` gives near-duplicates.
+#[derive(Debug, Serialize)]
+pub struct StoryLine<'a> {
+    /// Story number, from 0 in input order of the first members.
+    pub story: usize,
+    /// Members, the first included.
+    pub size: usize,
+    /// Record id of the first member.
+    pub first: &'a str,
+    /// The lowest kernel similarity of a member to the first (4 decimals).
+    pub lowest_similarity: f64,
+    /// Members, the first first, then in input order.
+    pub members: Vec<StoryMemberLine<'a>>,
+}
+
+/// A member of a story as `stories.jsonl` gives it.
+#[derive(Debug, Serialize)]
+pub struct StoryMemberLine<'a> {
+    /// Record id.
+    pub id: &'a str,
+    /// Target URL.
+    pub url: Option<&'a str>,
+    /// Input name.
+    pub file: &'a str,
+    /// Byte offset of the record in its input.
+    pub offset: u64,
+    /// Kernel similarity to the first member (4 decimals; 1 for the first).
+    pub similarity: f64,
+}
 
 /// One line of `reuse.jsonl`: two documents sharing text. `a` is the document read first; which
 /// one is the source is not claimed. Ids are the record ids `clusters.jsonl` names (the DOCNO of a
@@ -92,6 +132,16 @@ pub struct ReuseSummary {
     pub pairs: u64,
     /// Passages in them.
     pub passages: u64,
+    /// Pairs by the larger of their two shares, in tenths: `[0, 0.1)`, ..., `[0.9, 1]`.
+    pub pairs_by_share: [u64; 10],
+    /// Document pairs whose kernel similarity was computed (candidates of the story sketches).
+    pub story_candidates: u64,
+    /// Pairs at or above the story threshold.
+    pub story_similar_pairs: u64,
+    /// Stories (lines of `stories.jsonl`).
+    pub stories: u64,
+    /// Documents in them.
+    pub story_documents: u64,
     /// Per input, its reader summary if it was read to its end.
     #[serde(skip)]
     pub reports: Vec<Option<Result<FileReport, String>>>,
@@ -105,10 +155,10 @@ struct Item {
     read_to: u64,
     id: String,
     url: Option<String>,
-    page: Result<(String, Sketch), &'static str>,
+    page: Result<(String, TextSketch), &'static str>,
 }
 
-/// Where a document came from, and where its text lies in the spill.
+/// Where a document came from, and where its text and then its kernels lie in the spill.
 struct Doc {
     id: String,
     url: Option<String>,
@@ -116,6 +166,7 @@ struct Doc {
     offset: u64,
     at: u64,
     len: u32,
+    kernels_len: u32,
 }
 
 /// Page texts, appended to an unnamed file as they come and read back by place.
@@ -129,6 +180,9 @@ struct Spill {
 /// and `dedup --reuse` both gather through it, so their `reuse.jsonl` are the same bytes.
 pub struct ReuseGatherer {
     corpus: Corpus,
+    kernels: KernelTable,
+    /// Each document's site number, when its URL has a host.
+    doc_sites: Vec<Option<u32>>,
     spill_file: File,
     spill: Spill,
     docs: Vec<Doc>,
@@ -148,6 +202,8 @@ impl ReuseGatherer {
             .at(out, || "the texts' scratch file".to_string())?;
         Ok(ReuseGatherer {
             corpus,
+            kernels: KernelTable::new(),
+            doc_sites: Vec::new(),
             spill_file,
             spill: Spill {
                 out: BufWriter::new(writer),
@@ -165,14 +221,14 @@ impl ReuseGatherer {
     }
 
     /// Adds the next document: its record's place, id and URL, its main text and the text's
-    /// sketch (made with the gatherer's settings: [`sketch_of`]).
+    /// sketch (made with the gatherer's settings: [`TextSketch::of`]).
     pub fn add(
         &mut self,
         place: (u32, u64),
         id: String,
         url: Option<String>,
         text: &str,
-        sketch: &Sketch,
+        sketch: &TextSketch,
     ) -> Result<()> {
         let out = &self.out;
         let site = site_of(url.as_deref());
@@ -181,10 +237,16 @@ impl ReuseGatherer {
             *self.sites.entry(site).or_insert(next)
         });
         let len = u32::try_from(text.len()).map_err(|_| Error::failed("a main text over 4 GiB"))?;
-        self.spill
-            .out
-            .write_all(text.as_bytes())
-            .at(out, || "writing the texts' scratch file".to_string())?;
+        let mut kernels = Vec::new();
+        sketch.kernels.encode(&mut kernels);
+        let kernels_len = u32::try_from(kernels.len())
+            .map_err(|_| Error::failed("a text's kernels over 4 GiB"))?;
+        for part in [text.as_bytes(), &kernels] {
+            self.spill
+                .out
+                .write_all(part)
+                .at(out, || "writing the texts' scratch file".to_string())?;
+        }
         self.docs.push(Doc {
             id,
             url,
@@ -192,14 +254,18 @@ impl ReuseGatherer {
             offset: place.1,
             at: self.spill.at,
             len,
+            kernels_len,
         });
-        self.spill.at += u64::from(len);
-        self.corpus.add(sketch, site);
+        self.spill.at += u64::from(len) + u64::from(kernels_len);
+        self.corpus.add(&sketch.fingerprints, site);
+        self.kernels.add(&sketch.kernels);
+        self.doc_sites.push(site);
         Ok(())
     }
 
-    /// Finds the pairs of documents that share passages on `threads` threads and writes them to
-    /// `out/reuse.jsonl`, inputs named as `inputs` names them; the figures go into `summary`.
+    /// Finds the pairs of documents that share passages and the stories on `threads` threads and
+    /// writes them to `out/reuse.jsonl` and `out/stories.jsonl`, inputs named as `inputs` names
+    /// them; the figures go into `summary`.
     pub fn finish(
         self,
         threads: usize,
@@ -208,6 +274,8 @@ impl ReuseGatherer {
     ) -> Result<()> {
         let ReuseGatherer {
             corpus,
+            kernels,
+            doc_sites,
             spill_file,
             mut spill,
             docs,
@@ -235,20 +303,41 @@ impl ReuseGatherer {
             String::from_utf8(buf)
                 .map_err(|_| Error::failed("the texts' scratch file changed under the run"))
         };
+        let kernels_of = |d: u32| -> Result<Kernels> {
+            let doc = &docs[d as usize];
+            let mut buf = vec![0u8; doc.kernels_len as usize];
+            spill_file
+                .read_exact_at(&mut buf, doc.at + u64::from(doc.len))
+                .at(&out, || "reading the texts' scratch file".to_string())?;
+            Kernels::decode(&buf)
+                .ok_or_else(|| Error::failed("the texts' scratch file changed under the run"))
+        };
         let pairs = candidates.align(threads, text)?;
         summary.pairs = pairs.len() as u64;
         summary.passages = pairs.iter().map(|p| p.passages.len() as u64).sum();
-        write_pairs(&out.join(REUSE_FILE), &pairs, docs, inputs)
+        for p in &pairs {
+            let tenth = (p.a_share.max(p.b_share) * 10.0).floor().clamp(0.0, 9.0) as usize;
+            summary.pairs_by_share[tenth] += 1;
+        }
+        write_pairs(&out.join(REUSE_FILE), &pairs, docs, inputs)?;
+        drop(pairs);
+        let (stories, counts) = group_stories(
+            &kernels,
+            &doc_sites,
+            threads,
+            &StoryConfig::default(),
+            kernels_of,
+        )?;
+        summary.story_candidates = counts.candidates;
+        summary.story_similar_pairs = counts.similar_pairs;
+        summary.stories = stories.len() as u64;
+        summary.story_documents = stories.iter().map(|s| s.members.len() as u64).sum();
+        write_stories(&out.join(STORIES_FILE), &stories, docs, inputs)
     }
 }
 
-/// The reuse sketch of a main text with `cfg`'s settings (what the workers make beside the text).
-pub fn sketch_of(text: &str, cfg: &ReuseConfig) -> Sketch {
-    Sketch::of(&Words::of(text, cfg.max_words), cfg)
-}
-
-/// Reads every input, finds the pairs of documents that share passages and writes them to
-/// `out/reuse.jsonl`. `progress` is called after each batch with the bytes of input done and the
+/// Reads every input, finds the pairs of documents that share passages and the stories, and
+/// writes them to `out/reuse.jsonl` and `out/stories.jsonl`. `progress` is called after each batch with the bytes of input done and the
 /// documents so far. When `cancelled` says so, reading stops and nothing is written.
 pub fn run_reuse(
     settings: &ReuseSettings<'_>,
@@ -277,7 +366,7 @@ pub fn run_reuse(
                 id: rec.id.clone(),
                 url: rec.url.clone(),
                 page: clustered_page(rec, ex).map(|p| {
-                    let sketch = sketch_of(&p.text, cfg);
+                    let sketch = TextSketch::of(&p.text, cfg);
                     (p.text, sketch)
                 }),
             })
@@ -336,6 +425,37 @@ fn write_pairs(path: &Path, pairs: &[Pair], docs: &[Doc], inputs: &InputSet) -> 
             a_offset: a.offset,
             b_file: inputs.name(b.file),
             b_offset: b.offset,
+        };
+        serde_json::to_writer(&mut f, &line)?;
+        f.write_all(b"\n")
+            .at(path, || format!("writing {}", path.display()))?;
+    }
+    f.commit()
+}
+
+fn write_stories(path: &Path, stories: &[Story], docs: &[Doc], inputs: &InputSet) -> Result<()> {
+    let mut f = AtomicFile::create(path)?;
+    for (n, s) in stories.iter().enumerate() {
+        let members: Vec<StoryMemberLine<'_>> = s
+            .members
+            .iter()
+            .map(|m| {
+                let d = &docs[m.doc as usize];
+                StoryMemberLine {
+                    id: &d.id,
+                    url: d.url.as_deref(),
+                    file: inputs.name(d.file),
+                    offset: d.offset,
+                    similarity: rounded(m.similarity),
+                }
+            })
+            .collect();
+        let line = StoryLine {
+            story: n,
+            size: members.len(),
+            first: members[0].id,
+            lowest_similarity: members.iter().map(|m| m.similarity).fold(1.0, f64::min),
+            members,
         };
         serde_json::to_writer(&mut f, &line)?;
         f.write_all(b"\n")

@@ -36,6 +36,7 @@ fn _crawlsift(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(text::extract, m)?)?;
     m.add_function(wrap_pyfunction!(text::fingerprint, m)?)?;
     m.add_function(wrap_pyfunction!(text::reuse, m)?)?;
+    m.add_function(wrap_pyfunction!(text::kernel_similarity, m)?)?;
     m.add_function(wrap_pyfunction!(cli::shard, m)?)?;
     m.add_function(wrap_pyfunction!(cli::merge, m)?)?;
     cli::add_exceptions(m)?;

@@ -207,3 +207,33 @@ pub fn reuse<'py>(
     d.set_item("passages", list)?;
     Ok(d)
 }
+
+/// The kernel similarity of two texts (`stories.jsonl`'s measure: character 3-gram kernels of
+/// letters and digits, weighted by their commonality), in [0, 1]. Each kernel's commonality is
+/// counted over `corpus` (texts, an iterable) and the two texts; without a corpus, over the two
+/// alone. Scores of different corpora are not comparable: `stories.jsonl`'s come from the run's
+/// whole corpus.
+#[pyfunction]
+#[pyo3(signature = (a_text, b_text, corpus = None))]
+pub fn kernel_similarity(
+    py: Python<'_>,
+    a_text: &str,
+    b_text: &str,
+    corpus: Option<&Bound<'_, PyAny>>,
+) -> PyResult<f64> {
+    let mut texts: Vec<String> = Vec::new();
+    if let Some(c) = corpus {
+        if c.is_instance_of::<pyo3::types::PyString>() {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "corpus is an iterable of texts, not one text",
+            ));
+        }
+        for t in c.try_iter()? {
+            texts.push(t?.extract::<String>()?);
+        }
+    }
+    let max = crawlsift_common::limits::STORY_MAX_CHARS;
+    Ok(py.detach(|| {
+        crawlsift_reuse::kernel_similarity(a_text, b_text, texts.iter().map(|t| t.as_str()), max)
+    }))
+}

@@ -16,6 +16,10 @@ Two steps, as the scalable text-reuse tools do (Webis STEREO, passim):
 * **alignment** ([`align::align_words`]): the words of each candidate pair are aligned by
   seed-and-extend, which gives the [`Passage`]s (word and character ranges in both documents).
 
+The same story told in other words shares few passages: [`kernel`] compares two documents by
+the seed's character 3-gram kernels weighted by their commonality in the corpus, and [`story`]
+groups the documents that tell one story without comparing all pairs.
+
 Which of two documents is the source is not claimed: a pair is written in input order (`a` the
 earlier document), nothing more.
 
@@ -41,19 +45,23 @@ assert_eq!(&source[p.a_chars[0] as usize..p.a_chars[1] as usize],
 
 pub mod align;
 pub mod corpus;
+pub mod kernel;
 pub mod sketch;
+pub mod story;
 pub mod words;
 
 use crawlsift_common::limits::{
     REUSE_GAP_WORDS, REUSE_MAX_FINGERPRINTS, REUSE_MAX_PARTNERS, REUSE_MAX_POSTING,
     REUSE_MAX_SEED_REPEATS, REUSE_MAX_WORDS, REUSE_MIN_PASSAGE_WORDS,
     REUSE_MIN_SHARED_FINGERPRINTS, REUSE_SEED_WORDS, REUSE_SHINGLE_WORDS,
-    REUSE_SITE_TEMPLATE_PAGES, REUSE_WINNOW_WINDOW,
+    REUSE_SITE_TEMPLATE_PAGES, REUSE_WINNOW_WINDOW, STORY_MAX_CHARS,
 };
 use thiserror::Error;
 
 pub use align::{align_prepared, align_words, Passage, Prepared};
 pub use corpus::{Corpus, Pair, Sketch};
+pub use kernel::{kernel_similarity, KernelTable, Kernels};
+pub use story::{group_stories, Story, StoryConfig, StoryCounts, StoryMember};
 pub use words::Words;
 
 /// What can go wrong: only the configuration (any text is valid input).
@@ -144,6 +152,26 @@ impl ReuseConfig {
             return bad("max_words must be in 1..=2^31");
         }
         Ok(())
+    }
+}
+
+/// What gathering a document for reuse and stories needs of its text, made where the text is
+/// (an extract worker), so that the gathering thread only files it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TextSketch {
+    /// The winnowed word shingles that pair documents sharing passages.
+    pub fingerprints: Sketch,
+    /// The kernels, counted into the story table.
+    pub kernels: Kernels,
+}
+
+impl TextSketch {
+    /// The sketch of a main text with `cfg`'s settings.
+    pub fn of(text: &str, cfg: &ReuseConfig) -> TextSketch {
+        TextSketch {
+            fingerprints: Sketch::of(&Words::of(text, cfg.max_words), cfg),
+            kernels: Kernels::of(text, STORY_MAX_CHARS),
+        }
     }
 }
 

@@ -52,7 +52,8 @@ pub struct DedupRequest {
     pub phrases: bool,
     /// With `text`: drop sentences an earlier kept document already holds.
     pub drop_popular_phrases: bool,
-    /// Also find the passages documents share (`reuse.jsonl`), in the same pass.
+    /// Also find the passages documents share (`reuse.jsonl`) and the stories
+    /// (`stories.jsonl`), in the same pass.
     pub reuse: bool,
     /// The memory budget of what the run keeps per document and of clustering (bytes).
     pub memory: usize,

@@ -21,7 +21,6 @@ use crate::collect::{entry_of, Batch, Collected, Collector};
 use crate::flow::inputs::{Cancelled, InputSet, ReadEvent, RecordTap};
 use crate::flow::stages;
 use crate::flow::{read_in_order, Reading};
-use crate::reuse::sketch_of;
 use crate::write::TextSpill;
 
 /// Busy time per stage, summed over its threads (nanoseconds).
@@ -214,7 +213,7 @@ fn extract_and_fingerprint<'scope>(
                                 e.phrases = Some(sk.sketch_words(norm, words));
                             }
                             if let Some(cfg) = reuse {
-                                e.reuse = Some(sketch_of(text, cfg));
+                                e.reuse = Some(crawlsift_reuse::TextSketch::of(text, cfg));
                             }
                         }
                     }

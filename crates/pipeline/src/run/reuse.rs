@@ -13,7 +13,7 @@ use super::Hooks;
 use crate::error::{Error, Result};
 use crate::flow::inputs::{InputSet, ReadTally};
 use crate::output;
-use crate::reuse::{run_reuse, ReuseSettings, ReuseSummary, REUSE_FILE};
+use crate::reuse::{run_reuse, ReuseSettings, ReuseSummary, REUSE_FILE, STORIES_FILE};
 
 /// What a reuse run is asked to do.
 #[derive(Debug, Clone)]
@@ -60,7 +60,7 @@ pub struct ReuseOutcome {
 }
 
 /// Reads every input and writes the pairs of documents that share passages to
-/// `out/reuse.jsonl`. Errors before any reading: a bad setting, an unwritable folder, an
+/// `out/reuse.jsonl` and the stories to `out/stories.jsonl`. Errors before any reading: a bad setting, an unwritable folder, an
 /// existing output without `force`.
 pub fn run(req: &ReuseRequest, hooks: &Hooks<'_>, quiet: bool) -> Result<ReuseOutcome> {
     let cfg = ReuseConfig {
@@ -79,13 +79,16 @@ pub fn run(req: &ReuseRequest, hooks: &Hooks<'_>, quiet: bool) -> Result<ReuseOu
     };
     output::writable_dir(&req.out)?;
     let target = req.out.join(REUSE_FILE);
-    if target.exists() && !req.force {
-        return Err(Error::failed(format!(
-            "{} already exists (--force overwrites it)",
-            target.display()
-        )));
+    for file in [REUSE_FILE, STORIES_FILE] {
+        let path = req.out.join(file);
+        if path.exists() && !req.force {
+            return Err(Error::failed(format!(
+                "{} already exists (--force overwrites it)",
+                path.display()
+            )));
+        }
+        output::check_writable(&path)?;
     }
-    output::check_writable(&target)?;
     hooks.progress.start(inputs.total_bytes());
     let settings = ReuseSettings {
         inputs: &inputs,
