@@ -188,6 +188,23 @@ fn dedup_reuse_writes_what_reuse_writes_and_clusters_the_same() {
     let report: serde_json::Value =
         serde_json::from_slice(&contents(&out("dr").join("report.json"))).unwrap();
     assert_eq!(report["reuse"]["pairs"], 1, "{}", report["reuse"]);
+    assert_eq!(
+        report["reuse"]["pairs_by_share"][2], 1,
+        "shares 0.24 and 0.23"
+    );
+    // report.html shows the pair side by side, the quoted passage marked in both texts.
+    let html = String::from_utf8(contents(&out("dr").join("report.html"))).unwrap();
+    assert!(html.contains("<h2>Text reuse and stories</h2>"));
+    assert!(
+        html.contains("Shares 0.2432 and 0.2308 &middot; 1 passages"),
+        "{html}"
+    );
+    assert_eq!(
+        html.matches(&format!("<mark>{}</mark>", quote())).count(),
+        2
+    );
+    let plain = String::from_utf8(contents(&out("d").join("report.html"))).unwrap();
+    assert!(!plain.contains("Text reuse"));
     let o = crawlsift_ok(
         &[
             "dedup",

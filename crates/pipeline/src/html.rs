@@ -5,11 +5,13 @@
 //! similarity of duplicates (exact copies apart), duplicates per host, the Zipf curve before and
 //! after dedup, skips and errors by kind (records that are not pages left out, counted in the
 //! table under the charts: [`sections`]); then the largest clusters with their representative
-//! and one member side by side, word differences highlighted ([`text`]). Every text from a page
+//! and one member side by side, word differences highlighted ([`text`]); with `--reuse`, the
+//! pairs sharing text and the stories ([`reuse`]). Every text from a page
 //! is escaped. The bytes depend only on the run's results (and the times `report.json` already
 //! holds), not on thread count.
 
 mod charts;
+mod reuse;
 mod sections;
 mod text;
 
@@ -26,6 +28,7 @@ use hashbrown::HashMap;
 use crate::output::AtomicFile;
 use crate::page::clustered_page;
 use crate::report::{DedupReport, ReportParts};
+use crate::reuse::ReuseSummary;
 use crate::verdict::Verdicts;
 pub use text::{esc, word_diff};
 
@@ -221,19 +224,22 @@ pub fn write_html(
     r: &DedupReport<'_>,
     zipf: &ZipfCurves,
     pairs: &[Pair],
+    reuse: Option<&ReuseSummary>,
 ) -> Result<()> {
     let mut f = AtomicFile::create(path)?;
-    f.write_all(render(p, r, zipf, pairs).as_bytes())?;
+    f.write_all(render(p, r, zipf, pairs, reuse).as_bytes())?;
     f.commit()
 }
 
 /// The whole page: the run line and the headline duplicate rate, the counts, the charts, the
-/// records that gave no document, the largest clusters side by side, the glossary.
+/// records that gave no document, the largest clusters side by side, text reuse and stories
+/// (`--reuse`), the glossary.
 pub fn render(
     p: &ReportParts<'_>,
     r: &DedupReport<'_>,
     zipf: &ZipfCurves,
     pairs: &[Pair],
+    reuse: Option<&ReuseSummary>,
 ) -> String {
     let mut h = String::with_capacity(1 << 16);
     h.push_str(HEAD);
@@ -323,6 +329,9 @@ pub fn render(
         }
         h.push_str("</div>");
     }
+    if let Some(summary) = reuse {
+        h.push_str(&reuse::section(summary));
+    }
     h.push_str("<h2>Glossary</h2><dl>");
     for (k, v) in &r.glossary {
         let _ = write!(h, "<dt>{}</dt><dd>{}</dd>", esc(k), esc(v));
@@ -342,7 +351,7 @@ table.nums{border-collapse:collapse;margin:6px 0}table.nums td,table.nums th{bor
 .pair{display:flex;gap:8px}.side{flex:1;min-width:0;border:1px solid #ccc}\
 .label{background:#eee;padding:3px 6px;font-size:12px;word-break:break-all}\
 .text{padding:6px;max-height:260px;overflow:auto;font-size:12px;white-space:pre-wrap}\
-del{background:#f5b7b1;text-decoration:none}ins{background:#abebc6;text-decoration:none}\
+del{background:#f5b7b1;text-decoration:none}mark{background:#f9e79f}ins{background:#abebc6;text-decoration:none}\
 dt{font-weight:bold}dd{margin:0 0 4px 16px}\
 </style></head><body>";
 

@@ -145,7 +145,28 @@ pub struct ReuseSummary {
     /// Per input, its reader summary if it was read to its end.
     #[serde(skip)]
     pub reports: Vec<Option<Result<FileReport, String>>>,
+    /// The pairs sharing the longest passages, for `report.html`.
+    #[serde(skip)]
+    pub largest: Vec<ReuseHighlight>,
 }
+
+/// A pair of documents sharing text as `report.html` shows it: each side's label and text with
+/// its passages' character ranges.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReuseHighlight {
+    /// Record id and URL of each document.
+    pub labels: [String; 2],
+    /// Share of each document's words inside the passages.
+    pub shares: [f64; 2],
+    /// Each document's main text.
+    pub texts: [String; 2],
+    /// The passages' character ranges in each text, in order.
+    pub passages: [Vec<[u32; 2]>; 2],
+}
+
+/// Pairs `report.html` shows side by side: those whose passages hold the most words of the
+/// earlier document (input order on a tie).
+pub const REPORT_REUSE_PAIRS: usize = 3;
 
 /// A record as the workers leave it.
 struct Item {
@@ -320,6 +341,35 @@ impl ReuseGatherer {
             summary.pairs_by_share[tenth] += 1;
         }
         write_pairs(&out.join(REUSE_FILE), &pairs, docs, inputs)?;
+        let mut by_words: Vec<(u64, usize)> = pairs
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let words = p
+                    .passages
+                    .iter()
+                    .map(|q| u64::from(q.a_words[1] - q.a_words[0]));
+                (words.sum(), i)
+            })
+            .collect();
+        by_words.sort_unstable_by_key(|&(w, i)| (std::cmp::Reverse(w), i));
+        for &(_, i) in by_words.iter().take(REPORT_REUSE_PAIRS) {
+            let p = &pairs[i];
+            let label = |d: &Doc| match &d.url {
+                Some(u) => format!("{} {u}", d.id),
+                None => d.id.clone(),
+            };
+            let (a, b) = (&docs[p.a as usize], &docs[p.b as usize]);
+            summary.largest.push(ReuseHighlight {
+                labels: [label(a), label(b)],
+                shares: [rounded(p.a_share), rounded(p.b_share)],
+                texts: [text(p.a)?, text(p.b)?],
+                passages: [
+                    p.passages.iter().map(|q| q.a_chars).collect(),
+                    p.passages.iter().map(|q| q.b_chars).collect(),
+                ],
+            });
+        }
         drop(pairs);
         let (stories, counts) = group_stories(
             &kernels,

@@ -12,8 +12,7 @@
 //! The **similarity** ([`KernelTable::similarity`]) is `1 − D(a, b) / (D(a, ∅) + D(b, ∅))`,
 //! which is `2 Σ a_k b_k / c_k / (Σ a_k² / c_k + Σ b_k² / c_k)`: 1 for the same kernel
 //! profile, 0 for no kernel in common. The constants `N` and `CF` cancel, so only `df × cf`
-//! of each kernel matters. A kernel the table does not hold counts as held by one document
-//! with the two texts' counts.
+//! of each kernel matters. A kernel the table does not hold counts as held once.
 //!
 //! Rare kernels (names, numbers, rare words) weigh most: unrelated pages of one language share
 //! their common kernels and score near 0 (on the 845 real pages of `bench/reuse`, 99% of random
@@ -47,34 +46,47 @@ impl Scratch {
         let mut codes = [0u32; 3];
         let mut seen = 0usize;
         let mut total = 0u64;
-        let letters = text
-            .chars()
-            .filter(|&c| {
-                if c.is_ascii() {
-                    c.is_ascii_alphanumeric()
-                } else {
-                    is_word_char(c)
-                }
-            })
-            .flat_map(char::to_lowercase)
-            .take(max_chars);
-        for l in letters {
+        let mut step = |l: char, this: &mut Scratch| {
             window = [window[1], window[2], l];
             codes = [codes[1], codes[2], ascii_code(l).unwrap_or(u32::MAX)];
             seen += 1;
             if seen < 3 {
-                continue;
+                return;
             }
             total += 1;
             if codes.iter().all(|&c| c != u32::MAX) {
                 let s = codes[0] * 1296 + codes[1] * 36 + codes[2];
-                let n = &mut self.ascii[s as usize];
+                let n = &mut this.ascii[s as usize];
                 if *n == 0 {
-                    self.touched.push(s);
+                    this.touched.push(s);
                 }
                 *n += 1;
             } else {
-                self.other.push(slot(window));
+                this.other.push(slot(window));
+            }
+        };
+        let (bytes, mut at, mut taken) = (text.as_bytes(), 0usize, 0usize);
+        'text: while at < bytes.len() && taken < max_chars {
+            let b = bytes[at];
+            if b < 0x80 {
+                at += 1;
+                if b.is_ascii_alphanumeric() {
+                    taken += 1;
+                    step(b.to_ascii_lowercase() as char, self);
+                }
+                continue;
+            }
+            let c = text[at..].chars().next().expect("at is a char boundary");
+            at += c.len_utf8();
+            if !is_word_char(c) {
+                continue;
+            }
+            for l in c.to_lowercase() {
+                if taken >= max_chars {
+                    break 'text;
+                }
+                taken += 1;
+                step(l, self);
             }
         }
         self.other.sort_unstable();
@@ -246,43 +258,88 @@ impl KernelTable {
         self.df[slot as usize]
     }
 
-    /// `1 / (df × cf)` of a slot, `own` being the compared texts' count of it (the least its
-    /// corpus count can be).
-    fn inverse(&self, slot: u32, own: u64) -> f64 {
+    /// `1 / (df × cf)` of a slot (a kernel the table does not hold counts as held once).
+    fn inverse(&self, slot: u32) -> f64 {
         let df = self.df[slot as usize].max(1) as f64;
-        let cf = self.cf[slot as usize].max(own).max(1) as f64;
+        let cf = self.cf[slot as usize].max(1) as f64;
         1.0 / (df * cf)
     }
 
+    /// `D(k, ∅)`, a document's own weight: the sum over its kernels of their squared relative
+    /// counts divided by their commonality (up to the constant factor that cancels).
+    pub fn norm(&self, k: &Kernels) -> f64 {
+        norm_with(k, |s| self.inverse(s))
+    }
+
     /// The kernel similarity of two documents (see the module's doc), in [0, 1]; 0 when either
-    /// has no kernel. Symmetric, and the same bits whatever the order of the calls.
+    /// has no kernel. Symmetric.
     pub fn similarity(&self, a: &Kernels, b: &Kernels) -> f64 {
-        if a.is_empty() || b.is_empty() {
-            return 0.0;
-        }
-        let (ta, tb) = (a.total as f64, b.total as f64);
-        let (mut shared, mut aa, mut bb) = (0.0f64, 0.0f64, 0.0f64);
-        let (mut i, mut j) = (0, 0);
-        while i < a.counts.len() || j < b.counts.len() {
-            let sa = a.counts.get(i).map_or(u32::MAX, |x| x.0);
-            let sb = b.counts.get(j).map_or(u32::MAX, |x| x.0);
-            let na = if sa <= sb { a.counts[i].1 } else { 0 };
-            let nb = if sb <= sa { b.counts[j].1 } else { 0 };
-            let w = self.inverse(sa.min(sb), u64::from(na) + u64::from(nb));
-            let (p, q) = (f64::from(na) / ta, f64::from(nb) / tb);
-            shared += p * q * w;
-            aa += p * p * w;
-            bb += q * q * w;
-            i += usize::from(sa <= sb);
-            j += usize::from(sb <= sa);
-        }
-        let den = aa + bb;
-        if den > 0.0 {
-            (2.0 * shared / den).clamp(0.0, 1.0)
-        } else {
-            0.0
+        let w = |s| self.inverse(s);
+        similarity_with((a, norm_with(a, w)), (b, norm_with(b, w)), w)
+    }
+
+    /// Each slot's `1 / (df × cf)` computed once, for comparing many documents.
+    pub fn weights(&self) -> KernelWeights {
+        KernelWeights {
+            inverse: (0..STORY_KERNEL_SLOTS as u32)
+                .map(|s| self.inverse(s))
+                .collect(),
         }
     }
+}
+
+/// A [`KernelTable`]'s weights computed once (8 MiB): the same figures as the table's, without
+/// a division per kernel.
+#[derive(Debug, Clone)]
+pub struct KernelWeights {
+    inverse: Vec<f64>,
+}
+
+impl KernelWeights {
+    /// [`KernelTable::norm`].
+    pub fn norm(&self, k: &Kernels) -> f64 {
+        norm_with(k, |s| self.inverse[s as usize])
+    }
+
+    /// [`KernelTable::similarity`] of two documents whose [`KernelWeights::norm`]s are known
+    /// (computed once for a document compared with many): only the kernels both hold are
+    /// looked up.
+    pub fn similarity_normed(&self, a: (&Kernels, f64), b: (&Kernels, f64)) -> f64 {
+        similarity_with(a, b, |s| self.inverse[s as usize])
+    }
+}
+
+fn norm_with(k: &Kernels, inverse: impl Fn(u32) -> f64) -> f64 {
+    let t = k.total as f64;
+    k.counts
+        .iter()
+        .map(|&(s, n)| {
+            let p = f64::from(n) / t;
+            p * p * inverse(s)
+        })
+        .sum()
+}
+
+fn similarity_with(
+    (a, na): (&Kernels, f64),
+    (b, nb): (&Kernels, f64),
+    inverse: impl Fn(u32) -> f64,
+) -> f64 {
+    if a.is_empty() || b.is_empty() || na + nb <= 0.0 {
+        return 0.0;
+    }
+    let (ta, tb) = (a.total as f64, b.total as f64);
+    let mut shared = 0.0f64;
+    let (mut i, mut j) = (0, 0);
+    while i < a.counts.len() && j < b.counts.len() {
+        let ((sa, ca), (sb, cb)) = (a.counts[i], b.counts[j]);
+        if sa == sb {
+            shared += f64::from(ca) / ta * (f64::from(cb) / tb) * inverse(sa);
+        }
+        i += usize::from(sa <= sb);
+        j += usize::from(sb <= sa);
+    }
+    (2.0 * shared / (na + nb)).clamp(0.0, 1.0)
 }
 
 /// The kernel similarity of two texts, each kernel's commonality counted over `corpus` and the

@@ -60,7 +60,7 @@ use thiserror::Error;
 
 pub use align::{align_prepared, align_words, Passage, Prepared};
 pub use corpus::{Corpus, Pair, Sketch};
-pub use kernel::{kernel_similarity, KernelTable, Kernels};
+pub use kernel::{kernel_similarity, KernelTable, KernelWeights, Kernels};
 pub use story::{group_stories, Story, StoryConfig, StoryCounts, StoryMember};
 pub use words::Words;
 

@@ -16,7 +16,7 @@
 //!    at least `min_similarity` from its group's first document, as in `clusters.jsonl`.
 //!
 //! Everything comes out in document order, the same for any thread count. Memory: the table
-//! (12 MiB), `bands × 8` bytes a document while buckets are formed, and up to
+//! (12 MiB) and its weights (8 MiB), `bands × 8 + 8` bytes a document while buckets are formed, and up to
 //! [`STORY_KERNEL_CACHE_BYTES`] of kernels per thread while pairs are verified (the caller gives
 //! them back from the texts).
 
@@ -166,22 +166,31 @@ pub fn group_stories<E: Send>(
     let mut counts = StoryCounts::default();
     let most_docs = cfg.most_docs(table);
     let docs: Vec<u32> = (0..sites.len() as u32).collect();
-    // 1. band keys of every document
-    let parts = in_parallel(threads, &docs, |chunk| -> Result<Vec<(u64, u32)>, E> {
-        let mut out = Vec::new();
-        for &d in chunk {
-            let k = kernels(d)?;
-            out.extend(
-                band_keys(&k, table, most_docs, cfg)
-                    .into_iter()
-                    .map(|b| (b, d)),
-            );
-        }
-        Ok(out)
-    });
+    let weights = table.weights();
+    // 1. band keys and norm of every document
+    let parts = in_parallel(
+        threads,
+        &docs,
+        |chunk| -> Result<(Vec<(u64, u32)>, Vec<f64>), E> {
+            let (mut keys, mut norms) = (Vec::new(), Vec::with_capacity(chunk.len()));
+            for &d in chunk {
+                let k = kernels(d)?;
+                keys.extend(
+                    band_keys(&k, table, most_docs, cfg)
+                        .into_iter()
+                        .map(|b| (b, d)),
+                );
+                norms.push(weights.norm(&k));
+            }
+            Ok((keys, norms))
+        },
+    );
     let mut entries: Vec<(u64, u32)> = Vec::new();
+    let mut norms: Vec<f64> = Vec::with_capacity(docs.len());
     for p in parts {
-        entries.extend(p?);
+        let (k, n) = p?;
+        entries.extend(k);
+        norms.extend(n);
     }
     entries.sort_unstable();
     // 2. candidate pairs

@@ -174,11 +174,15 @@ pub(crate) fn conclude(
         let report = analyze_run(run.out, &store, c, &catalog, ctx.inputs, ctx.threads)?;
         sections.push(("phrases", serde_json::to_value(&report)?));
     }
-    if let Some(gatherer) = reuse {
-        let mut summary = ReuseSummary::default();
-        gatherer.finish(ctx.threads, ctx.inputs, &mut summary)?;
-        sections.push(("reuse", serde_json::to_value(&summary)?));
-    }
+    let reuse = match reuse {
+        Some(gatherer) => {
+            let mut summary = ReuseSummary::default();
+            gatherer.finish(ctx.threads, ctx.inputs, &mut summary)?;
+            sections.push(("reuse", serde_json::to_value(&summary)?));
+            Some(summary)
+        }
+        None => None,
+    };
     let timings = Timings {
         read_done,
         cluster: clustered.took,
@@ -209,7 +213,12 @@ pub(crate) fn conclude(
         catalog: &catalog,
         verdicts: &verdicts,
     };
-    write_report(run.out, &parts, &clustered.zipf, ctx.extractor, &sections)?;
+    let html = HtmlParts {
+        zipf: &clustered.zipf,
+        extractor: ctx.extractor,
+        reuse: reuse.as_ref(),
+    };
+    write_report(run.out, &parts, &html, &sections)?;
     checkpoints.finish()?;
     // A Ctrl-C that comes once every input is read no longer stops anything: the outputs above
     // are whole, and the tally says how the reading went.
@@ -254,18 +263,32 @@ fn cluster(clusterer: Clusterer, budget: &MemoryBudget, threads: usize) -> Resul
     })
 }
 
+/// What `report.html` shows beside the report's figures.
+struct HtmlParts<'a> {
+    zipf: &'a ZipfCurves,
+    /// To read the largest clusters' texts again.
+    extractor: &'a ExtractorBuilder,
+    reuse: Option<&'a ReuseSummary>,
+}
+
 /// Writes `report.html` and then `report.json` (with `sections` added at its end) (each whole or not at all; `report.json`, last,
 /// says the run finished).
 fn write_report(
     out: &Path,
     parts: &ReportParts<'_>,
-    zipf: &ZipfCurves,
-    extractor: &ExtractorBuilder,
+    html: &HtmlParts<'_>,
     sections: &[(&str, serde_json::Value)],
 ) -> Result<()> {
     let report = build_report(parts);
-    let pairs = largest_pairs(parts, extractor);
-    write_html(&out.join(HTML_FILE), parts, &report, zipf, &pairs)?;
+    let pairs = largest_pairs(parts, html.extractor);
+    write_html(
+        &out.join(HTML_FILE),
+        parts,
+        &report,
+        html.zipf,
+        &pairs,
+        html.reuse,
+    )?;
     let mut json = serde_json::to_value(&report)?;
     if let Some(obj) = json.as_object_mut() {
         for (name, value) in sections {
