@@ -106,6 +106,9 @@ pub struct StoryCounts {
     pub common_buckets: u64,
 }
 
+/// A run of documents' band keys (key, document) and norms, as a thread leaves them.
+type Sketched = (Vec<(u64, u32)>, Vec<f64>);
+
 fn mix(mut h: u64) -> u64 {
     h ^= h >> 30;
     h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -168,23 +171,19 @@ pub fn group_stories<E: Send>(
     let docs: Vec<u32> = (0..sites.len() as u32).collect();
     let weights = table.weights();
     // 1. band keys and norm of every document
-    let parts = in_parallel(
-        threads,
-        &docs,
-        |chunk| -> Result<(Vec<(u64, u32)>, Vec<f64>), E> {
-            let (mut keys, mut norms) = (Vec::new(), Vec::with_capacity(chunk.len()));
-            for &d in chunk {
-                let k = kernels(d)?;
-                keys.extend(
-                    band_keys(&k, table, most_docs, cfg)
-                        .into_iter()
-                        .map(|b| (b, d)),
-                );
-                norms.push(weights.norm(&k));
-            }
-            Ok((keys, norms))
-        },
-    );
+    let parts = in_parallel(threads, &docs, |chunk| -> Result<Sketched, E> {
+        let (mut keys, mut norms) = (Vec::new(), Vec::with_capacity(chunk.len()));
+        for &d in chunk {
+            let k = kernels(d)?;
+            keys.extend(
+                band_keys(&k, table, most_docs, cfg)
+                    .into_iter()
+                    .map(|b| (b, d)),
+            );
+            norms.push(weights.norm(&k));
+        }
+        Ok((keys, norms))
+    });
     let mut entries: Vec<(u64, u32)> = Vec::new();
     let mut norms: Vec<f64> = Vec::with_capacity(docs.len());
     for p in parts {
