@@ -31,7 +31,7 @@ pub fn section(s: &ReuseSummary) -> String {
         .enumerate()
         .map(|(i, &n)| {
             Bar::new(
-                &format!("{:.1}-{:.1}", i as f64 / 10.0, (i + 1) as f64 / 10.0),
+                format!("{:.1}-{:.1}", i as f64 / 10.0, (i + 1) as f64 / 10.0),
                 n,
             )
         })
