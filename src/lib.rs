@@ -82,7 +82,7 @@ enum Command {
     /// Write archives anew as WARC/1.1, a gzip member per record, responses whose payload was
     /// written before as revisits (identical-payload-digest), ARC and TREC as WARC.
     #[command(after_help = EXIT_STATUS_HELP)]
-    Rewrite(rewrite::ArchivesOutArgs),
+    Rewrite(rewrite::RewriteArgs),
     /// Package archives as WACZ 1.1.1 (archives a gzip member per record, CDXJ index, pages with
     /// their main text, datapackage.json) for ReplayWeb.page and pywb.
     #[command(after_help = EXIT_STATUS_HELP)]

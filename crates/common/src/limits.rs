@@ -227,6 +227,29 @@ pub const DEDUP_TEMPLATE_CLASSES: usize = 3;
 /// multi-megabyte text can take (4 bytes a word) while every real page fits whole.
 pub const DEDUP_PROFILE_MAX_WORDS: usize = 50_000;
 
+/// Largest zstd dictionary a `.warc.zst` file may hold (its first, skippable frame; once
+/// decompressed when it is stored compressed). zstd's own trainer makes dictionaries of 110 KiB
+/// by default and the IIPC proposal's examples are of that order; 16 MiB leaves room for any
+/// sensible one while a hostile header cannot make the reader allocate more.
+pub const MAX_ZSTD_DICTIONARY_BYTES: usize = 16 << 20;
+
+/// Bytes of the zstd dictionary `rewrite --zstd` trains (zstd's own default, 110 KiB): records
+/// of a crawl share their WARC and HTTP headers and page templates, which a dictionary of this
+/// size holds many of.
+pub const ZSTD_DICTIONARY_BYTES: usize = 112_640;
+
+/// Bytes of records sampled to train the dictionary: about 100 times its size, as zstd's
+/// documentation advises, taken equally from every input's first records.
+pub const ZSTD_DICTIONARY_SAMPLE_BYTES: usize = 12 << 20;
+
+/// Most bytes of one record kept as a sample (its headers and the start of its payload): a few
+/// large records must not take the whole sample.
+pub const ZSTD_DICTIONARY_SAMPLE_RECORD_BYTES: usize = 64 << 10;
+
+/// Fewest records to train a dictionary on; with fewer, files are written without one (zstd's
+/// trainer fails or learns nothing from a handful).
+pub const ZSTD_DICTIONARY_MIN_SAMPLES: usize = 16;
+
 // --- reader: leniency of the container formats (crates/reader/src/container/) ---------------
 
 /// How far past a record's declared end the reader looks for the next record when the bytes

@@ -71,7 +71,7 @@ mod read;
 mod record;
 mod report;
 
-pub use crate::compress::detect::Compression;
+pub use crate::compress::detect::{Compression, ZSTD_DICTIONARY_FRAME_MAGIC};
 pub use crate::compress::gzip;
 pub use crate::config::ReaderConfig;
 pub use crate::container::{arc, trec, warc};

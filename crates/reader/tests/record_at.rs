@@ -186,6 +186,59 @@ fn per_record_members_and_frames_keep_uoffset_zero() {
     assert_eq!(every_record_read_back("chunks.warc.gz", &chunks), 30 - 5);
 }
 
+/// A `.warc.zst` file as IIPC's WARC zstd proposal writes it: a skippable frame (magic
+/// 0x184D2A5D) holding the dictionary, raw or itself zstd-compressed, then one frame a record
+/// compressed with it. Every record is read in order and read back from its frame; without the
+/// dictionary the frames do not decode.
+#[test]
+fn zstd_frames_with_the_files_dictionary() {
+    let recs: Vec<Vec<u8>> = (0..12).map(|i| warc(1, 400 + i * 30)).collect();
+    let dict: Vec<u8> = recs[..4].concat();
+    let mut c = zstd::bulk::Compressor::with_dictionary(3, &dict).unwrap();
+    let frames: Vec<u8> = recs.iter().flat_map(|r| c.compress(r).unwrap()).collect();
+    for stored in [dict.clone(), zstd(&dict)] {
+        let mut file = vec![0x5d, 0x2a, 0x4d, 0x18];
+        file.extend((stored.len() as u32).to_le_bytes());
+        file.extend(&stored);
+        file.extend(&frames);
+        assert_eq!(every_record_read_back("dict.warc.zst", &file), 0);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("dict.warc.zst");
+        std::fs::write(&path, &file).unwrap();
+        let got = records_of(&path);
+        assert_eq!(got.len(), recs.len());
+        assert_eq!(got[0].pos.offset, 8 + stored.len() as u64);
+    }
+    // A dictionary frame cut short is an error of the file, not a panic or a hang.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cut.warc.zst");
+    let mut cut = vec![0x5d, 0x2a, 0x4d, 0x18];
+    cut.extend(1000u32.to_le_bytes());
+    cut.extend(&dict[..100]);
+    std::fs::write(&path, &cut).unwrap();
+    let rep = read_input(
+        &Input::Path(path.clone()),
+        0,
+        &ReaderConfig::default(),
+        &mut |_| true,
+    )
+    .unwrap();
+    assert!(rep.error_count() > 0);
+    // The frames alone, with no dictionary, are damage (counted), never records made up.
+    let path = dir.path().join("nodict.warc.zst");
+    std::fs::write(&path, &frames).unwrap();
+    let mut n = 0;
+    let rep = read_input(&Input::Path(path), 0, &ReaderConfig::default(), &mut |b| {
+        n += b.len();
+        true
+    })
+    .unwrap();
+    assert!(
+        rep.error_count() > 0 && n < recs.len(),
+        "{n} records, {rep:?}"
+    );
+}
+
 #[test]
 fn uncompressed_warc_and_trec() {
     assert_eq!(every_record_read_back("plain.warc", &warc(20, 3000)), 0);

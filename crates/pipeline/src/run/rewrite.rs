@@ -1,6 +1,10 @@
 //! `rewrite` ([`run`]): the archives written anew as WARC/1.1, one gzip member per record, every
 //! record kept in input order ([`crate::warc_out`]), into `OUT/NAME.warc.gz` (an input's base name
-//! without its format and compression extensions). A response whose payload is byte-identical to
+//! without its format and compression extensions). With [`OutCompression::Zstd`], one zstd frame
+//! per record into `OUT/NAME.warc.zst`, as IIPC's WARC zstd proposal gives it: with a dictionary
+//! (the default), one is trained on samples of the whole collection's records
+//! ([`train_dictionary`]) and every file starts with it, zstd-compressed, in a skippable frame
+//! of magic 0x184D2A5D, so each file is read alone and each frame decodes at its offset. A response whose payload is byte-identical to
 //! one written earlier in the run (the same SHA-1 of the HTTP body as stored, whatever digest the
 //! record wrote) becomes a `revisit` of the `identical-payload-digest` profile referring to that
 //! first response; near-duplicates never do (a revisit must replay the same bytes). ARC and TREC
@@ -17,6 +21,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crawlsift_common::limits::{
+    ZSTD_DICTIONARY_BYTES, ZSTD_DICTIONARY_MIN_SAMPLES, ZSTD_DICTIONARY_SAMPLE_BYTES,
+    ZSTD_DICTIONARY_SAMPLE_RECORD_BYTES,
+};
 use crawlsift_reader::{ReaderConfig, Record};
 use serde::Serialize;
 
@@ -26,6 +34,22 @@ use crate::flow::inputs::{InputSet, ReadTally};
 use crate::flow::map_inputs;
 use crate::output::{self, AtomicFile};
 use crate::warc_out::{Original, OutRecord};
+
+/// How a rewrite compresses its records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OutCompression {
+    /// One gzip member per record (`.warc.gz`, WARC/1.1 Annex D), level 6.
+    #[default]
+    Gzip,
+    /// One zstd frame per record (`.warc.zst`), at `level`, with a dictionary trained on the
+    /// collection when `dictionary`.
+    Zstd {
+        /// zstd compression level (1 to 22).
+        level: i32,
+        /// Whether to train a dictionary and start each file with it.
+        dictionary: bool,
+    },
+}
 
 /// What a rewrite is asked to do.
 #[derive(Debug, Clone)]
@@ -38,6 +62,8 @@ pub struct RewriteRequest {
     pub threads: usize,
     /// Overwrite outputs of an earlier run.
     pub force: bool,
+    /// How records are compressed.
+    pub compression: OutCompression,
 }
 
 /// What a rewrite did.
@@ -57,6 +83,12 @@ pub struct Rewritten {
     pub bytes_out: u64,
     /// Each input and the file written for it.
     pub files: BTreeMap<String, String>,
+    /// `gzip` or `zstd`.
+    pub compression: &'static str,
+    /// Bytes of the zstd dictionary each file starts with (0: none).
+    pub dictionary_bytes: u64,
+    /// Why no dictionary was trained when one was asked for (too few samples).
+    pub dictionary_note: Option<String>,
     /// How the reading went.
     #[serde(skip)]
     pub tally: ReadTally,
@@ -65,8 +97,13 @@ pub struct Rewritten {
 impl Rewritten {
     /// The summary line.
     pub fn summary(&self) -> String {
+        let each = match (self.compression, self.dictionary_bytes) {
+            ("zstd", 0) => "a zstd frame each".to_string(),
+            ("zstd", n) => format!("a zstd frame each (dictionary of {n} bytes)"),
+            _ => "a gzip member each".to_string(),
+        };
         format!(
-            "{} records of {} inputs written as WARC/1.1, a gzip member each: {} revisits of \
+            "{} records of {} inputs written as WARC/1.1, {each}: {} revisits of \
              identical payloads, {} digests added, {} digest mismatches read; {} bytes in, {} out",
             self.records,
             self.files.len(),
@@ -80,8 +117,8 @@ impl Rewritten {
 }
 
 /// The output name of an input: its base name without format and compression extensions, then
-/// `.warc.gz`; `-2`, `-3`, ... when an earlier input took that name.
-fn out_names(inputs: &InputSet) -> Vec<String> {
+/// `ext` (`.warc.gz`, `.warc.zst`); `-2`, `-3`, ... when an earlier input took that name.
+fn out_names(inputs: &InputSet, ext: &str) -> Vec<String> {
     const DROP: [&str; 12] = [
         ".gz",
         ".lz4",
@@ -112,8 +149,8 @@ fn out_names(inputs: &InputSet) -> Vec<String> {
             let n = taken.entry(stem.clone()).or_default();
             *n += 1;
             match *n {
-                1 => format!("{stem}.warc.gz"),
-                k => format!("{stem}-{k}.warc.gz"),
+                1 => format!("{stem}{ext}"),
+                k => format!("{stem}-{k}{ext}"),
             }
         })
         .collect()
@@ -123,8 +160,93 @@ fn out_names(inputs: &InputSet) -> Vec<String> {
 struct Prepared {
     file: u32,
     record: OutRecord,
-    /// The record as one gzip member, as it is (not as a revisit).
+    /// The record as one gzip member or zstd frame, as it is (not as a revisit).
     member: Vec<u8>,
+}
+
+/// Compresses records one by one: a gzip member or a zstd frame each (one per worker thread:
+/// a zstd compressor keeps its dictionary loaded).
+enum Packer {
+    Gzip,
+    Zstd(Box<zstd::bulk::Compressor<'static>>),
+}
+
+impl Packer {
+    fn new(compression: OutCompression, dictionary: &[u8]) -> std::io::Result<Packer> {
+        Ok(match compression {
+            OutCompression::Gzip => Packer::Gzip,
+            OutCompression::Zstd { level, .. } => {
+                let mut c = zstd::bulk::Compressor::with_dictionary(level, dictionary)?;
+                c.include_checksum(true)?;
+                Packer::Zstd(Box::new(c))
+            }
+        })
+    }
+
+    fn pack(&mut self, record: &OutRecord) -> std::io::Result<Vec<u8>> {
+        match self {
+            Packer::Gzip => record.gzip_member(),
+            Packer::Zstd(c) => c.compress(&record.to_bytes()),
+        }
+    }
+}
+
+/// Trains the zstd dictionary of a rewrite on samples of the collection: the first records of
+/// every input, as they will be written, up to [`ZSTD_DICTIONARY_SAMPLE_BYTES`] in all (an equal
+/// share for each input) and [`ZSTD_DICTIONARY_SAMPLE_RECORD_BYTES`] of any one record.
+/// `Ok(None)` with the reason when the samples are too few to train on. The same inputs give the
+/// same dictionary.
+pub fn train_dictionary(
+    inputs: &InputSet,
+    made: &[Option<String>],
+) -> Result<std::result::Result<Vec<u8>, String>> {
+    let share = (ZSTD_DICTIONARY_SAMPLE_BYTES / inputs.inputs.len().max(1)).max(1 << 18);
+    let mut samples: Vec<Vec<u8>> = Vec::new();
+    let mut total = 0usize;
+    let cfg = ReaderConfig::default();
+    for (i, input) in inputs.inputs.iter().enumerate() {
+        if total >= ZSTD_DICTIONARY_SAMPLE_BYTES {
+            break;
+        }
+        let mut taken = 0usize;
+        let name = inputs.name(i as u32);
+        let made = made[i].as_deref();
+        // A file that cannot be read gives no samples; the rewrite itself reports it.
+        let _ = crawlsift_reader::read_input(input, i as u32, &cfg, &mut |batch| {
+            for rec in &batch {
+                let mut bytes = OutRecord::from_record(rec, name, made).to_bytes();
+                bytes.truncate(ZSTD_DICTIONARY_SAMPLE_RECORD_BYTES);
+                taken += bytes.len();
+                total += bytes.len();
+                samples.push(bytes);
+                if taken >= share || total >= ZSTD_DICTIONARY_SAMPLE_BYTES {
+                    return false;
+                }
+            }
+            true
+        });
+    }
+    if samples.len() < ZSTD_DICTIONARY_MIN_SAMPLES {
+        return Ok(Err(format!(
+            "{} records to train a dictionary on (at least {ZSTD_DICTIONARY_MIN_SAMPLES} needed)",
+            samples.len()
+        )));
+    }
+    match zstd::dict::from_samples(&samples, ZSTD_DICTIONARY_BYTES) {
+        Ok(dict) => Ok(Ok(dict)),
+        Err(e) => Ok(Err(format!("zstd could not train a dictionary: {e}"))),
+    }
+}
+
+/// The skippable frame a `.warc.zst` file with a dictionary starts with: magic 0x184D2A5D, the
+/// length, then the dictionary compressed as one zstd frame.
+fn dictionary_frame(dict: &[u8]) -> std::io::Result<Vec<u8>> {
+    let packed = zstd::bulk::compress(dict, 19)?;
+    let mut frame = crawlsift_reader::ZSTD_DICTIONARY_FRAME_MAGIC.to_vec();
+    let len = u32::try_from(packed.len()).map_err(std::io::Error::other)?;
+    frame.extend(len.to_le_bytes());
+    frame.extend(packed);
+    Ok(frame)
 }
 
 /// The file being written for one input.
@@ -146,7 +268,18 @@ pub fn run(req: &RewriteRequest, hooks: &Hooks<'_>) -> Result<Rewritten> {
         ));
     }
     output::writable_dir(&req.out)?;
-    let names = out_names(&inputs);
+    if let OutCompression::Zstd { level, .. } = req.compression {
+        if !(1..=22).contains(&level) {
+            return Err(Error::Usage(format!(
+                "zstd level {level}: give a level from 1 to 22"
+            )));
+        }
+    }
+    let ext = match req.compression {
+        OutCompression::Gzip => ".warc.gz",
+        OutCompression::Zstd { .. } => ".warc.zst",
+    };
+    let names = out_names(&inputs, ext);
     for n in &names {
         let target = req.out.join(n);
         if target.exists() && !req.force {
@@ -161,18 +294,47 @@ pub fn run(req: &RewriteRequest, hooks: &Hooks<'_>) -> Result<Rewritten> {
         verify_digests: true,
         ..ReaderConfig::default()
     };
-    hooks.progress.start(inputs.total_bytes());
     // Each input's modification time: the WARC-Date of its records that give none (TREC).
     let made: Vec<Option<String>> = inputs.inputs.iter().map(modified).collect();
+    let mut done = Rewritten {
+        compression: match req.compression {
+            OutCompression::Gzip => "gzip",
+            OutCompression::Zstd { .. } => "zstd",
+        },
+        ..Rewritten::default()
+    };
+    let dictionary = match req.compression {
+        OutCompression::Zstd {
+            dictionary: true, ..
+        } => match train_dictionary(&inputs, &made)? {
+            Ok(dict) => dict,
+            Err(why) => {
+                done.dictionary_note = Some(why);
+                Vec::new()
+            }
+        },
+        _ => Vec::new(),
+    };
+    done.dictionary_bytes = dictionary.len() as u64;
+    let head = if dictionary.is_empty() {
+        Vec::new()
+    } else {
+        dictionary_frame(&dictionary).map_err(|e| Error::io("compressing", &req.out, e))?
+    };
+    let compression = req.compression;
+    let packer = || Packer::new(compression, &dictionary);
+    let mut own = packer().map_err(|e| Error::io("starting zstd", &req.out, e))?;
+    hooks.progress.start(inputs.total_bytes());
     let made = &made;
     let set = &inputs;
-    let map = move |_: &mut (), batch: Vec<Record>| -> std::io::Result<Vec<Prepared>> {
+    let init = || packer().expect("the same settings made a packer above");
+    let map = move |p: &mut Packer, batch: Vec<Record>| -> std::io::Result<Vec<Prepared>> {
         batch
             .iter()
             .map(|rec| {
                 let made = made[rec.pos.file as usize].as_deref();
                 let record = OutRecord::from_record(rec, set.name(rec.pos.file), made);
-                let member = record.gzip_member()?;
+                let member = p.pack(&record)?;
                 Ok(Prepared {
                     file: rec.pos.file,
                     record,
@@ -181,7 +343,6 @@ pub fn run(req: &RewriteRequest, hooks: &Hooks<'_>) -> Result<Rewritten> {
             })
             .collect()
     };
-    let mut done = Rewritten::default();
     let mut seen: HashMap<String, Original> = HashMap::new();
     let mut open: Option<Open> = None;
     let out_dir = &req.out;
@@ -196,10 +357,11 @@ pub fn run(req: &RewriteRequest, hooks: &Hooks<'_>) -> Result<Rewritten> {
                 let target = out_dir.join(&names[p.file as usize]);
                 done.files
                     .insert(set.name(p.file).to_string(), target.display().to_string());
-                open = Some(Open {
-                    file: p.file,
-                    out: AtomicFile::create_raw(&target)?,
-                });
+                let mut out = AtomicFile::create_raw(&target)?;
+                out.write_all(&head)
+                    .map_err(|e| Error::io("writing", out_dir, e))?;
+                done.bytes_out += head.len() as u64;
+                open = Some(Open { file: p.file, out });
             }
             done.records += 1;
             done.digests_added += u64::from(p.record.digests_added);
@@ -208,9 +370,7 @@ pub fn run(req: &RewriteRequest, hooks: &Hooks<'_>) -> Result<Rewritten> {
             let bytes = match revisit {
                 Some(original) => {
                     done.revisits += 1;
-                    p.record
-                        .revisit_of(original)
-                        .gzip_member()
+                    own.pack(&p.record.revisit_of(original))
                         .map_err(|e| Error::io("compressing a record", out_dir, e))?
                 }
                 None => {
@@ -238,7 +398,7 @@ pub fn run(req: &RewriteRequest, hooks: &Hooks<'_>) -> Result<Rewritten> {
         }
         Ok(())
     };
-    let reports = map_inputs(&inputs, &cfg, hooks.cancelled, "rewrite", || (), map, drain)?;
+    let reports = map_inputs(&inputs, &cfg, hooks.cancelled, "rewrite", init, map, drain)?;
     if let Some(o) = open.take() {
         if !(hooks.cancelled)() {
             o.out.commit()?;

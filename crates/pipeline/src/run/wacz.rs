@@ -110,6 +110,7 @@ pub fn run(req: &WaczRequest, hooks: &Hooks<'_>) -> Result<Packed> {
         out: archive.clone(),
         threads: req.threads,
         force: true,
+        compression: rewrite::OutCompression::Gzip,
     };
     let rewritten = rewrite::run(&rewrite_req, hooks)?;
     let mut packed = Packed {

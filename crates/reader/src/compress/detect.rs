@@ -8,6 +8,17 @@ pub const GZIP_MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
 pub(crate) const LZ4_MAGIC: [u8; 4] = [0x04, 0x22, 0x4d, 0x18];
 /// The first four bytes of every zstd frame.
 pub(crate) const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+/// The last three bytes of a zstd skippable frame's magic number (0x184D2A5?, little-endian: the
+/// first byte is 0x50 to 0x5F).
+pub(crate) const ZSTD_SKIPPABLE_TAIL: [u8; 3] = [0x2a, 0x4d, 0x18];
+/// The skippable frame that holds a `.warc.zst` file's dictionary (IIPC's WARC zstd proposal),
+/// little-endian.
+pub const ZSTD_DICTIONARY_FRAME_MAGIC: [u8; 4] = [0x5d, 0x2a, 0x4d, 0x18];
+
+/// Whether `b` starts with a zstd skippable frame's magic number.
+pub(crate) fn is_zstd_skippable(b: &[u8]) -> bool {
+    b.len() >= 4 && b[0] & 0xf0 == 0x50 && b[1..4] == ZSTD_SKIPPABLE_TAIL
+}
 /// The first bytes of a bzip2 stream (`BZh`, then the block size digit `1`-`9`).
 const BZIP2_MAGIC: &[u8; 3] = b"BZh";
 /// The first six bytes of an xz stream.
@@ -64,7 +75,7 @@ pub fn detect_compression(b: &[u8]) -> Compression {
         Compression::Gzip
     } else if b.starts_with(&LZ4_MAGIC) {
         Compression::Lz4
-    } else if b.starts_with(&ZSTD_MAGIC) {
+    } else if b.starts_with(&ZSTD_MAGIC) || is_zstd_skippable(b) {
         Compression::Zstd
     } else if b.starts_with(BZIP2_MAGIC) && b.get(3).is_some_and(|d| (b'1'..=b'9').contains(d)) {
         Compression::Bzip2
@@ -83,6 +94,10 @@ mod tests {
     fn detects_from_bytes() {
         assert_eq!(detect_compression(b"\x1f\x8b\x08"), Compression::Gzip);
         assert_eq!(detect_compression(b"\x28\xb5\x2f\xfd"), Compression::Zstd);
+        // A .warc.zst file opens with its dictionary's skippable frame.
+        assert_eq!(detect_compression(b"\x5d\x2a\x4d\x18"), Compression::Zstd);
+        assert_eq!(detect_compression(b"\x50\x2a\x4d\x18"), Compression::Zstd);
+        assert_eq!(detect_compression(b"\x60\x2a\x4d\x18"), Compression::None);
         assert_eq!(detect_compression(b"\x04\x22\x4d\x18"), Compression::Lz4);
         assert_eq!(detect_compression(b"WARC/1.0"), Compression::None);
         assert_eq!(detect_compression(b"BZh91AY&SY"), Compression::Bzip2);

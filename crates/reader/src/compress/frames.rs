@@ -17,12 +17,21 @@ pub(crate) enum Frame<I: Input> {
 }
 
 impl<I: Input> Frame<I> {
-    /// Opens the `kind` (LZ4 or zstd) frame that starts at the input's position.
-    pub(crate) fn open(kind: Compression, input: I) -> io::Result<Self> {
+    /// Opens the `kind` (LZ4 or zstd) frame that starts at the input's position; a zstd frame
+    /// with the file's dictionary when it has one.
+    pub(crate) fn open(
+        kind: Compression,
+        input: I,
+        zstd_dictionary: Option<&[u8]>,
+    ) -> io::Result<Self> {
         Ok(match kind {
             Compression::Lz4 => Frame::Lz4(Box::new(lz4_flex::frame::FrameDecoder::new(input))),
             _ => Frame::Zstd(Box::new(
-                zstd::stream::read::Decoder::with_buffer(input)?.single_frame(),
+                zstd::stream::read::Decoder::with_dictionary(
+                    input,
+                    zstd_dictionary.unwrap_or(&[]),
+                )?
+                .single_frame(),
             )),
         })
     }

@@ -21,11 +21,13 @@
 use std::io;
 
 use bytes::Bytes;
-use crawlsift_common::limits::MAX_RECORD_BYTES;
+use crawlsift_common::limits::{MAX_RECORD_BYTES, MAX_ZSTD_DICTIONARY_BYTES};
 use flate2::{Decompress, FlushDecompress, Status};
 
 use super::decode::{Decode, Mark};
-use super::detect::{Compression, LZ4_MAGIC, ZSTD_MAGIC};
+use super::detect::{
+    is_zstd_skippable, Compression, LZ4_MAGIC, ZSTD_DICTIONARY_FRAME_MAGIC, ZSTD_MAGIC,
+};
 use super::frames::Frame;
 use super::gzip_header::{is_bomb, next_header, GzHeader};
 use super::inflate::{Inflated, MemberInflater};
@@ -74,6 +76,42 @@ pub(crate) struct Members<I: Input> {
     crc: crc32fast::Hasher,
     /// Whole-member decoder for gzip members of mapped input that fit the batch.
     fast: MemberInflater,
+    /// The zstd dictionary of a `.warc.zst` file (its first, skippable frame), which its frames
+    /// are decoded with.
+    zstd_dictionary: Option<std::sync::Arc<Vec<u8>>>,
+}
+
+/// The zstd dictionary a `.warc.zst` file starts with (IIPC's WARC zstd proposal: a skippable
+/// frame of magic 0x184D2A5D holding the dictionary, itself zstd-compressed or not), or `None`
+/// when the file does not start with one; an error for a dictionary frame that is cut short,
+/// over [`MAX_ZSTD_DICTIONARY_BYTES`], or does not decompress. Returns the dictionary and the
+/// frame's length.
+pub(crate) fn zstd_dictionary(start: &[u8]) -> Option<io::Result<(Vec<u8>, usize)>> {
+    if !start.starts_with(&ZSTD_DICTIONARY_FRAME_MAGIC) {
+        return None;
+    }
+    let bad = |why: String| Some(Err(io::Error::new(io::ErrorKind::InvalidData, why)));
+    let Some(size) = start.get(4..8) else {
+        return bad("the input ends inside the dictionary frame's header".into());
+    };
+    let size = u32::from_le_bytes(size.try_into().expect("four bytes")) as usize;
+    if size > MAX_ZSTD_DICTIONARY_BYTES {
+        return bad(format!(
+            "a zstd dictionary frame of {size} bytes (more than {MAX_ZSTD_DICTIONARY_BYTES})"
+        ));
+    }
+    let Some(payload) = start.get(8..8 + size) else {
+        return bad("the input ends inside the zstd dictionary frame".into());
+    };
+    if !payload.starts_with(&ZSTD_MAGIC) {
+        return Some(Ok((payload.to_vec(), 8 + size)));
+    }
+    match zstd::bulk::decompress(payload, MAX_ZSTD_DICTIONARY_BYTES) {
+        Ok(dict) => Some(Ok((dict, 8 + size))),
+        Err(e) => bad(format!(
+            "the compressed zstd dictionary does not decode: {e}"
+        )),
+    }
 }
 
 impl Members<MapInput> {
@@ -92,7 +130,15 @@ impl<I: Input> Members<I> {
             inflater: Decompress::new(false),
             crc: crc32fast::Hasher::new(),
             fast: MemberInflater::new(),
+            zstd_dictionary: None,
         }
+    }
+
+    /// Decodes zstd frames with `dict` (the dictionary of a `.warc.zst` file read at an offset,
+    /// past the frame that holds it).
+    pub(crate) fn with_zstd_dictionary(mut self, dict: Vec<u8>) -> Self {
+        self.zstd_dictionary = Some(std::sync::Arc::new(dict));
+        self
     }
 
     /// The bytes every LZ4 / zstd frame starts with.
@@ -102,6 +148,75 @@ impl<I: Input> Members<I> {
         } else {
             &ZSTD_MAGIC
         }
+    }
+
+    /// A zstd skippable frame at the input's position (`at`): the dictionary frame is read and
+    /// kept for the frames after it (the first one only: a file has one dictionary), any other
+    /// skippable frame is passed over. A frame cut short or a dictionary that cannot be used is
+    /// counted and the input goes on after what could be read.
+    fn skippable(
+        &mut self,
+        mut input: I,
+        at: u64,
+        report: &mut FileReport,
+    ) -> io::Result<State<I>> {
+        let head = input.peek(8)?;
+        if head.len() < 8 {
+            let n = head.len();
+            input.consume(n);
+            report.error(
+                ErrorKind::Truncated,
+                at,
+                "input ends inside a zstd skippable frame header".into(),
+            );
+            return Ok(State::Done);
+        }
+        let dictionary = head.starts_with(&ZSTD_DICTIONARY_FRAME_MAGIC);
+        let size = u32::from_le_bytes(head[4..8].try_into().expect("four bytes")) as usize;
+        if dictionary && self.zstd_dictionary.is_none() && size <= MAX_ZSTD_DICTIONARY_BYTES {
+            let mut frame = Vec::with_capacity(8 + size);
+            while frame.len() < 8 + size {
+                let buf = input.peek(8 + size - frame.len())?;
+                if buf.is_empty() {
+                    break;
+                }
+                let k = buf.len().min(8 + size - frame.len());
+                frame.extend_from_slice(&buf[..k]);
+                input.consume(k);
+            }
+            match zstd_dictionary(&frame) {
+                Some(Ok((dict, _))) => self.zstd_dictionary = Some(std::sync::Arc::new(dict)),
+                Some(Err(e)) => report.error(ErrorKind::BadCompression, at, e.to_string()),
+                None => unreachable!("the frame starts with the dictionary magic"),
+            }
+            return Ok(State::Between(input));
+        }
+        if dictionary {
+            report.error(
+                ErrorKind::BadCompression,
+                at,
+                format!(
+                    "a zstd dictionary frame of {size} bytes passed over (a second one, or over \
+                     {MAX_ZSTD_DICTIONARY_BYTES} bytes)"
+                ),
+            );
+        }
+        let mut left = 8 + size;
+        while left > 0 {
+            let buf = input.peek(left.min(1 << 16))?;
+            if buf.is_empty() {
+                report.error(
+                    ErrorKind::Truncated,
+                    at,
+                    "input ends inside a zstd skippable frame".into(),
+                );
+                return Ok(State::Done);
+            }
+            let k = buf.len().min(left);
+            input.consume(k);
+            left -= k;
+        }
+        Ok(State::Between(input))
     }
 
     /// Inflates the gzip member at the input's position in one call with libdeflate, which is
@@ -165,6 +280,9 @@ impl<I: Input> Members<I> {
             return Ok(Ok(State::Done));
         }
         let at = input.offset();
+        if self.kind == Compression::Zstd && is_zstd_skippable(input.peek(4)?) {
+            return self.skippable(input, at, report).map(Ok);
+        }
         if self.kind != Compression::Gzip {
             let magic = self.frame_magic();
             if !input.peek(magic.len())?.starts_with(magic) {
@@ -181,7 +299,8 @@ impl<I: Input> Members<I> {
                 return Ok(Ok(State::Between(input)));
             }
             input.mark();
-            return Ok(Ok(match Frame::open(self.kind, input) {
+            let dict = self.zstd_dictionary.as_deref().map(|d| &d[..]);
+            return Ok(Ok(match Frame::open(self.kind, input, dict) {
                 Ok(frame) => {
                     marks.push(Mark {
                         at: out.len(),

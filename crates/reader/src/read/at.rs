@@ -259,6 +259,7 @@ impl RecordReader {
                             0,
                             &mut bytes,
                             size,
+                            None,
                         )?;
                         Ok((bytes, eof))
                     }
@@ -267,6 +268,13 @@ impl RecordReader {
                 }
             }
             Compression::Lz4 | Compression::Zstd => {
+                // A frame of a `.warc.zst` file with a dictionary needs the dictionary its
+                // first frame holds.
+                let dict = match crate::compress::members::zstd_dictionary(&data[..]) {
+                    Some(Ok((dict, len))) if at >= len => Some(dict),
+                    Some(Err(e)) if at > 0 => return Err(e),
+                    _ => None,
+                };
                 let mut bytes = Vec::new();
                 let eof = decode_into(
                     data.slice(at..),
@@ -275,6 +283,7 @@ impl RecordReader {
                     uoffset,
                     &mut bytes,
                     size,
+                    dict,
                 )?;
                 Ok((bytes, eof))
             }
@@ -287,8 +296,9 @@ impl RecordReader {
 
 /// Decodes the members or frames of `data` (at file offset `base`) with the reader's member
 /// loop, passes over the first `skip` decoded bytes and appends what follows to `out` until it
-/// holds `size` bytes. Returns whether the input ended. Damage the run counted is met again
-/// here; it fails the read only where it leaves no bytes.
+/// holds `size` bytes; zstd frames with `zstd_dictionary` when given. Returns whether the input
+/// ended. Damage the run counted is met again here; it fails the read only where it leaves no
+/// bytes.
 fn decode_into(
     data: Bytes,
     base: u64,
@@ -296,8 +306,12 @@ fn decode_into(
     skip: u64,
     out: &mut Vec<u8>,
     size: usize,
+    zstd_dictionary: Option<Vec<u8>>,
 ) -> std::io::Result<bool> {
     let mut members = Members::mapped(data, base, compression);
+    if let Some(dict) = zstd_dictionary {
+        members = members.with_zstd_dictionary(dict);
+    }
     let mut report = FileReport::default();
     let mut marks = Vec::new();
     let mut skipped = 0u64;
