@@ -40,6 +40,111 @@ fn records(path: &Path) -> Vec<Record> {
     out
 }
 
+/// `rewrite --zstd`: NAME.warc.zst, a zstd frame per record, starting with the dictionary in a
+/// skippable frame (magic 0x184D2A5D, the dictionary zstd-compressed); libzstd itself (the zstd
+/// crate, not crawlsift's reader) decodes it with that dictionary to the bytes of the gzip
+/// rewrite; our reader reads the same records; the same bytes for 1 and 3 threads. Without a
+/// dictionary, plain frames.
+#[test]
+fn zstd_frames_with_a_trained_dictionary_decode_to_the_gzip_rewrite() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let sample = root().join("data/sample.warc.gz");
+    let s = sample.to_str().unwrap();
+    let out = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    crawlsift_ok(&["rewrite", s, "--out", &out("gz"), "-q"], 0);
+    for threads in ["1", "3"] {
+        let o = out(&format!("zst{threads}"));
+        crawlsift_ok(
+            &["rewrite", s, "--out", &o, "-q", "--zstd", "-j", threads],
+            0,
+        );
+    }
+    let zst = contents(&dir.path().join("zst1/sample.warc.zst"));
+    assert_eq!(zst, contents(&dir.path().join("zst3/sample.warc.zst")));
+    let gz = contents(&dir.path().join("gz/sample.warc.gz"));
+    assert_eq!(&zst[..4], &[0x5d, 0x2a, 0x4d, 0x18]);
+    let len = u32::from_le_bytes(zst[4..8].try_into().unwrap()) as usize;
+    let dict = zstd::decode_all(&zst[8..8 + len]).unwrap();
+    assert!(
+        dict.len() > 1000,
+        "a trained dictionary, {} bytes",
+        dict.len()
+    );
+    let mut plain = Vec::new();
+    let mut d = zstd::stream::read::Decoder::with_dictionary(&zst[8 + len..], &dict).unwrap();
+    d.read_to_end(&mut plain).unwrap();
+    assert_eq!(
+        plain, gz,
+        "libzstd decodes the frames to the gzip rewrite's records"
+    );
+    let ids = |p: &Path| {
+        records(p)
+            .into_iter()
+            .map(|r| (r.id, r.kind))
+            .collect::<Vec<_>>()
+    };
+    let zrecs = records(&dir.path().join("zst1/sample.warc.zst"));
+    assert_eq!(
+        zrecs
+            .iter()
+            .map(|r| (r.id.clone(), r.kind.clone()))
+            .collect::<Vec<_>>(),
+        ids(&dir.path().join("gz/sample.warc.gz"))
+    );
+    // A frame a record: each record starts where the one before ended, past the dictionary.
+    assert_eq!(zrecs[0].pos.offset, 8 + len as u64);
+    let mut c = zstd::bulk::Compressor::with_dictionary(3, &dict).unwrap();
+    c.include_checksum(true).unwrap();
+    let mut plain_records = gz.as_slice();
+    let first_len = {
+        let text = String::from_utf8_lossy(plain_records);
+        let head_end = text.find("\r\n\r\n").unwrap() + 4;
+        let cl: usize = text[..head_end]
+            .lines()
+            .find_map(|l| l.strip_prefix("Content-Length: "))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        head_end + cl + 4
+    };
+    let frame = c.compress(&plain_records[..first_len]).unwrap();
+    plain_records = &plain_records[first_len..];
+    assert!(!plain_records.is_empty());
+    assert_eq!(zrecs[1].pos.offset, (8 + len + frame.len()) as u64);
+    // Without a dictionary: zstd frames alone.
+    crawlsift_ok(
+        &[
+            "rewrite",
+            s,
+            "--out",
+            &out("nd"),
+            "-q",
+            "--zstd",
+            "--no-dictionary",
+        ],
+        0,
+    );
+    let nd = contents(&dir.path().join("nd/sample.warc.zst"));
+    assert_eq!(&nd[..4], &[0x28, 0xb5, 0x2f, 0xfd]);
+    assert_eq!(zstd::decode_all(nd.as_slice()).unwrap(), gz);
+    // A level out of range is a usage error.
+    crawlsift_ok(
+        &[
+            "rewrite",
+            s,
+            "--out",
+            &out("bad"),
+            "-q",
+            "--zstd",
+            "--zstd-level",
+            "23",
+        ],
+        2,
+    );
+}
+
 #[test]
 fn identical_payloads_become_revisits_and_every_format_comes_out_as_warc() {
     let dir = tempfile::tempdir().unwrap();

@@ -4,7 +4,8 @@
 # records as `crawlsift records` reads from it, every content stream read to its end, and
 # `warcio check` finds no digest problem; `crawlsift check` finds no record or gzip error (the
 # inputs' own quirks, invalid dates and lying Content-Encoding headers, stay as written).
-# Fails, never skips, without its data or peer.
+# With --zstd, the zstd command decodes each .warc.zst (with the dictionary of its first frame)
+# to the gzip rewrite's bytes. Fails, never skips, without its data or peer.
 #
 # usage: scripts/ci-gates/rewrite.sh SHARED_DIR
 set -euo pipefail
@@ -51,5 +52,41 @@ for f in files:
         print(f"FAIL {f}: crawlsift check: {sorted(wrong)}"); bad += 1
     records += n
 print(f"rewrite gate: {len(files)} files, {records} records read back by warcio, {revisits} revisits; {bad} failures")
+sys.exit(1 if bad else 0)
+PY
+
+# --zstd: the zstd command (libzstd's own tool, installed here if missing) decodes every
+# rewritten .warc.zst, with the dictionary its first skippable frame holds, to the bytes of the
+# gzip rewrite of the same input; and crawlsift reads as many records from it.
+if ! command -v zstd >/dev/null; then
+  (apt-get install -y -qq zstd || (apt-get update -qq && apt-get install -y -qq zstd)) >/dev/null 2>&1 \
+    || { echo "rewrite gate FAILED: the zstd command is missing and cannot be installed" >&2; exit 1; }
+fi
+"$BIN" rewrite "$REAL" --out "$work/zst" -q --zstd 2>/dev/null || [ $? -eq 3 ]
+python3 - "$BIN" "$work/out" "$work/zst" <<'PY'
+import gzip, os, struct, subprocess, sys, tempfile
+binary, gz_dir, zst_dir = sys.argv[1:4]
+files = sorted(f for f in os.listdir(zst_dir))
+bad = 0
+for f in files:
+    data = open(os.path.join(zst_dir, f), "rb").read()
+    cmd = ["zstd", "-qdc"]
+    with tempfile.TemporaryDirectory() as t:
+        if data[:4] == bytes([0x5D, 0x2A, 0x4D, 0x18]):
+            n = struct.unpack("<I", data[4:8])[0]
+            packed = os.path.join(t, "dict.zst")
+            open(packed, "wb").write(data[8:8 + n])
+            subprocess.run(["zstd", "-qdf", packed, "-o", os.path.join(t, "dict")], check=True)
+            cmd += ["-D", os.path.join(t, "dict")]
+        plain = subprocess.run(cmd + [os.path.join(zst_dir, f)], capture_output=True).stdout
+    ref = gzip.open(os.path.join(gz_dir, f[:-len(".zst")] + ".gz")).read()
+    ours = subprocess.run([binary, "records", os.path.join(zst_dir, f)], capture_output=True).stdout
+    theirs = subprocess.run([binary, "records", os.path.join(gz_dir, f[:-len(".zst")] + ".gz")],
+                            capture_output=True).stdout
+    if plain != ref or len(ours.splitlines()) != len(theirs.splitlines()):
+        print(f"FAIL {f}: zstd decodes {len(plain)} bytes (gzip rewrite {len(ref)}), "
+              f"crawlsift reads {len(ours.splitlines())} records ({len(theirs.splitlines())})")
+        bad += 1
+print(f"rewrite gate: {len(files)} .warc.zst files decoded by the zstd command to the gzip rewrite's bytes; {bad} failures")
 sys.exit(1 if bad else 0)
 PY
