@@ -5,6 +5,7 @@ use crate::ExitCode;
 use std::path::PathBuf;
 
 use clap::Args;
+use crawlsift_common::limits::REWRITE_MEMORY_DEFAULT;
 use crawlsift_pipeline::run::rewrite::{self, OutCompression, RewriteRequest};
 use crawlsift_pipeline::run::wacz::{self, WaczRequest};
 
@@ -44,26 +45,21 @@ pub struct RewriteArgs {
     /// zstd frames without a dictionary.
     #[arg(long, requires = "zstd")]
     pub no_dictionary: bool,
+    /// Memory for the table of payloads written (default 256M); past it, a file in --out.
+    #[arg(long, value_name = "SIZE", value_parser = crawlsift_pipeline::run::parse_size)]
+    pub memory: Option<usize>,
 }
 
 /// Runs `crawlsift rewrite`.
 pub fn run(a: RewriteArgs) -> anyhow::Result<ExitCode> {
     let args = a.common;
-    let threads = crate::threads(args.threads);
-    let (inputs, out, force) = (args.inputs, args.out, args.force);
-    let compression = match a.zstd {
-        false => OutCompression::Gzip,
-        true => OutCompression::Zstd {
-            level: a.zstd_level,
-            dictionary: !a.no_dictionary,
-        },
-    };
     let req = RewriteRequest {
-        inputs,
-        out,
-        threads,
-        force,
-        compression,
+        threads: crate::threads(args.threads),
+        compression: OutCompression::of_flags(a.zstd, a.zstd_level, !a.no_dictionary),
+        memory: a.memory.unwrap_or(REWRITE_MEMORY_DEFAULT),
+        inputs: args.inputs,
+        out: args.out,
+        force: args.force,
     };
     let done = crate::with_hooks("rewrite", args.quiet, |h| rewrite::run(&req, h))?;
     if !args.quiet {
@@ -74,13 +70,11 @@ pub fn run(a: RewriteArgs) -> anyhow::Result<ExitCode> {
 
 /// Runs `crawlsift wacz`.
 pub fn run_wacz(args: ArchivesOutArgs) -> anyhow::Result<ExitCode> {
-    let threads = crate::threads(args.threads);
-    let (inputs, out, force) = (args.inputs, args.out, args.force);
     let req = WaczRequest {
-        inputs,
-        out,
-        threads,
-        force,
+        threads: crate::threads(args.threads),
+        inputs: args.inputs,
+        out: args.out,
+        force: args.force,
     };
     let packed = crate::with_hooks("wacz", args.quiet, |h| wacz::run(&req, h))?;
     if !args.quiet {

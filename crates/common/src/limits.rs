@@ -250,6 +250,14 @@ pub const ZSTD_DICTIONARY_SAMPLE_RECORD_BYTES: usize = 64 << 10;
 /// trainer fails or learns nothing from a handful).
 pub const ZSTD_DICTIONARY_MIN_SAMPLES: usize = 16;
 
+/// Slots of the payload table of a rewrite when it first moves to disk (past `rewrite
+/// --memory`); it doubles at half full. 32 bytes a slot: 2 MiB to start.
+pub const PAYLOAD_TABLE_FIRST_SLOTS: u64 = 1 << 16;
+
+/// Memory a rewrite's table of payloads written may hold before it moves to disk, when
+/// `--memory` is not given: some 200 bytes a distinct payload, so a million of them.
+pub const REWRITE_MEMORY_DEFAULT: usize = 256 << 20;
+
 // --- reader: leniency of the container formats (crates/reader/src/container/) ---------------
 
 /// How far past a record's declared end the reader looks for the next record when the bytes

@@ -59,6 +59,7 @@ pub mod html;
 pub mod lines;
 pub mod output;
 pub mod page;
+pub mod payloads;
 pub mod phrases;
 pub mod report;
 pub mod reuse;

@@ -14,8 +14,9 @@
 //!
 //! Records are converted and compressed on the workers; the order-dependent choice of revisits
 //! is made as they come back in input order, so the output is the same bytes for any thread
-//! count. The table of payloads seen holds one entry per distinct response payload (its digest,
-//! record id, URI and date: some 200 bytes).
+//! count. The table of payloads seen ([`PayloadTable`]) holds one entry per distinct response
+//! payload (its digest, record id, URI and date: some 200 bytes) in memory up to
+//! [`RewriteRequest::memory`], then in files of the output folder.
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
@@ -33,7 +34,18 @@ use crate::error::{Error, Result};
 use crate::flow::inputs::{InputSet, ReadTally};
 use crate::flow::map_inputs;
 use crate::output::{self, AtomicFile};
+use crate::payloads::PayloadTable;
 use crate::warc_out::{Original, OutRecord};
+
+impl OutCompression {
+    /// From the command line's flags: gzip, or zstd at `level` with or without a dictionary.
+    pub fn of_flags(zstd: bool, level: i32, dictionary: bool) -> Self {
+        match zstd {
+            false => OutCompression::Gzip,
+            true => OutCompression::Zstd { level, dictionary },
+        }
+    }
+}
 
 /// How a rewrite compresses its records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -64,6 +76,9 @@ pub struct RewriteRequest {
     pub force: bool,
     /// How records are compressed.
     pub compression: OutCompression,
+    /// Bytes the table of payloads written may hold in memory before it moves to a file in the
+    /// output folder.
+    pub memory: usize,
 }
 
 /// What a rewrite did.
@@ -89,6 +104,8 @@ pub struct Rewritten {
     pub dictionary_bytes: u64,
     /// Why no dictionary was trained when one was asked for (too few samples).
     pub dictionary_note: Option<String>,
+    /// Whether the table of payloads written moved to disk (past `memory`).
+    pub payload_table_spilled: bool,
     /// How the reading went.
     #[serde(skip)]
     pub tally: ReadTally,
@@ -112,7 +129,11 @@ impl Rewritten {
             self.digest_mismatches,
             self.bytes_in,
             self.bytes_out
-        )
+        ) + if self.payload_table_spilled {
+            " (the table of payloads written went to disk past --memory)"
+        } else {
+            ""
+        }
     }
 }
 
@@ -343,7 +364,7 @@ pub fn run(req: &RewriteRequest, hooks: &Hooks<'_>) -> Result<Rewritten> {
             })
             .collect()
     };
-    let mut seen: HashMap<String, Original> = HashMap::new();
+    let mut seen = PayloadTable::new(req.memory, &req.out);
     let mut open: Option<Open> = None;
     let out_dir = &req.out;
     let drain = |batch: std::io::Result<Vec<Prepared>>| -> Result<()> {
@@ -366,23 +387,26 @@ pub fn run(req: &RewriteRequest, hooks: &Hooks<'_>) -> Result<Rewritten> {
             done.records += 1;
             done.digests_added += u64::from(p.record.digests_added);
             done.digest_mismatches += u64::from(p.record.digest_mismatch);
-            let revisit = p.record.payload_digest.as_ref().and_then(|d| seen.get(d));
+            let revisit = match &p.record.payload_digest {
+                Some(d) => seen.get(d)?,
+                None => None,
+            };
             let bytes = match revisit {
                 Some(original) => {
                     done.revisits += 1;
-                    own.pack(&p.record.revisit_of(original))
+                    own.pack(&p.record.revisit_of(&original))
                         .map_err(|e| Error::io("compressing a record", out_dir, e))?
                 }
                 None => {
                     if let Some(d) = &p.record.payload_digest {
                         seen.insert(
-                            d.clone(),
+                            d,
                             Original {
                                 id: p.record.field("WARC-Record-ID").unwrap_or_default().into(),
                                 uri: p.record.field("WARC-Target-URI").map(str::to_string),
                                 date: p.record.field("WARC-Date").map(str::to_string),
                             },
-                        );
+                        )?;
                     }
                     p.member
                 }
@@ -399,6 +423,7 @@ pub fn run(req: &RewriteRequest, hooks: &Hooks<'_>) -> Result<Rewritten> {
         Ok(())
     };
     let reports = map_inputs(&inputs, &cfg, hooks.cancelled, "rewrite", init, map, drain)?;
+    done.payload_table_spilled = seen.spilled();
     if let Some(o) = open.take() {
         if !(hooks.cancelled)() {
             o.out.commit()?;
@@ -418,4 +443,54 @@ fn modified(input: &crawlsift_reader::Input) -> Option<String> {
     let t = std::fs::metadata(p).ok()?.modified().ok()?;
     let secs = t.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs();
     Some(crate::report::rfc3339(secs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::Hooks;
+
+    fn warc(n: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        for i in 0..n {
+            // Each payload twice: records i and i + n / 2 hold the same page.
+            let body = format!("<html><body>page {}</body></html>", i % (n / 2));
+            let http = format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{body}");
+            out.extend(
+                format!(
+                    "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{i:08}>\r\n\
+                     WARC-Date: 2024-01-01T00:00:00Z\r\nWARC-Target-URI: http://e.example/{i}\r\n\
+                     Content-Type: application/http; msgtype=response\r\n\
+                     Content-Length: {}\r\n\r\n{http}\r\n\r\n",
+                    http.len()
+                )
+                .into_bytes(),
+            );
+        }
+        out
+    }
+
+    /// Past `memory`, the table of payloads moves to disk and the output is the same bytes.
+    #[test]
+    fn a_spilled_payload_table_writes_the_same_archive() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("crawl.warc");
+        std::fs::write(&input, warc(400)).unwrap();
+        let mut outs = Vec::new();
+        for (name, memory) in [("big", usize::MAX), ("small", 4096)] {
+            let req = RewriteRequest {
+                inputs: vec![input.clone()],
+                out: dir.path().join(name),
+                threads: 2,
+                force: false,
+                compression: OutCompression::Gzip,
+                memory,
+            };
+            let done = run(&req, &Hooks::silent()).unwrap();
+            assert_eq!(done.revisits, 200);
+            assert_eq!(done.payload_table_spilled, name == "small");
+            outs.push(std::fs::read(dir.path().join(name).join("crawl.warc.gz")).unwrap());
+        }
+        assert_eq!(outs[0], outs[1]);
+    }
 }

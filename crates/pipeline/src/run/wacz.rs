@@ -111,6 +111,7 @@ pub fn run(req: &WaczRequest, hooks: &Hooks<'_>) -> Result<Packed> {
         threads: req.threads,
         force: true,
         compression: rewrite::OutCompression::Gzip,
+        memory: crawlsift_common::limits::REWRITE_MEMORY_DEFAULT,
     };
     let rewritten = rewrite::run(&rewrite_req, hooks)?;
     let mut packed = Packed {
