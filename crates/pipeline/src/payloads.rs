@@ -103,7 +103,7 @@ impl PayloadTable {
         let mut d = Disk::new(&self.dir).map_err(|e| error(&self.dir, e))?;
         // In key order, so the files are the same whatever the map's order.
         let mut entries: Vec<(Key, Original)> = self.map.drain().collect();
-        entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        entries.sort_unstable_by_key(|e| e.0);
         for (k, o) in &entries {
             d.insert(k, o).map_err(|e| error(&self.dir, e))?;
         }
@@ -252,8 +252,8 @@ mod tests {
     fn original(i: usize) -> Original {
         Original {
             id: format!("<urn:uuid:{i}>"),
-            uri: (i % 3 != 0).then(|| format!("http://example.com/{i}")),
-            date: (i % 5 != 0).then(|| "2024-01-01T00:00:00Z".to_string()),
+            uri: (!i.is_multiple_of(3)).then(|| format!("http://example.com/{i}")),
+            date: (!i.is_multiple_of(5)).then(|| "2024-01-01T00:00:00Z".to_string()),
         }
     }
 
