@@ -48,6 +48,9 @@ pub struct RewriteArgs {
     /// Memory for the table of payloads written (default 256M); past it, a file in --out.
     #[arg(long, value_name = "SIZE", value_parser = crawlsift_pipeline::run::parse_size)]
     pub memory: Option<usize>,
+    /// A dedup run's clusters.jsonl of the same inputs: rewrite-report.json lists its near-dups.
+    #[arg(long, value_name = "FILE")]
+    pub clusters: Option<PathBuf>,
 }
 
 /// Runs `crawlsift rewrite`.
@@ -57,6 +60,8 @@ pub fn run(a: RewriteArgs) -> anyhow::Result<ExitCode> {
         threads: crate::threads(args.threads),
         compression: OutCompression::of_flags(a.zstd, a.zstd_level, !a.no_dictionary),
         memory: a.memory.unwrap_or(REWRITE_MEMORY_DEFAULT),
+        clusters: a.clusters,
+        report: true,
         inputs: args.inputs,
         out: args.out,
         force: args.force,

@@ -267,3 +267,64 @@ fn identical_payloads_become_revisits_and_every_format_comes_out_as_warc() {
     ];
     crawlsift_ok(&again, 1);
 }
+
+/// Near-duplicates never become revisits (a revisit replays the same bytes): given a `dedup`
+/// run's clusters, `rewrite-report.json` lists each near-duplicate with its representative and
+/// where it was written, and the record is there, whole.
+#[test]
+fn near_duplicates_are_listed_in_the_report_not_revisited() {
+    let dir = tempfile::tempdir().unwrap();
+    let words: Vec<String> = (0..150).map(|i| format!("word{i}")).collect();
+    let page = |change: usize| {
+        let mut w = words.clone();
+        for x in w.iter_mut().take(change) {
+            *x = format!("{x}changed");
+        }
+        format!(
+            "<html><body><article><p>{}</p></article></body></html>",
+            w.join(" ")
+        )
+    };
+    let mut warc = response("a", "http://a.example/", "2024-01-01T00:00:00Z", &page(0));
+    warc += &response("b", "http://b.example/", "2024-01-02T00:00:00Z", &page(3));
+    warc += &response("c", "http://c.example/", "2024-01-03T00:00:00Z", &page(0));
+    let input = dir.path().join("crawl.warc");
+    std::fs::write(&input, &warc).unwrap();
+    let (i, d, o) = (
+        input.to_str().unwrap(),
+        dir.path().join("dedup"),
+        dir.path().join("out"),
+    );
+    crawlsift_ok(&["dedup", i, "--out", d.to_str().unwrap(), "-q"], 0);
+    let clusters = d.join("clusters.jsonl");
+    let c = clusters.to_str().unwrap();
+    crawlsift_ok(
+        &[
+            "rewrite",
+            i,
+            "--out",
+            o.to_str().unwrap(),
+            "-q",
+            "--clusters",
+            c,
+        ],
+        3,
+    );
+    let report: serde_json::Value =
+        serde_json::from_slice(&contents(&o.join("rewrite-report.json"))).unwrap();
+    assert_eq!(report["revisits"], 1, "{report}");
+    let near = report["near_duplicates"].as_array().unwrap();
+    assert_eq!(near.len(), 1, "{report}");
+    assert_eq!(near[0]["id"], "<urn:uuid:b>");
+    assert_eq!(near[0]["representative"], "<urn:uuid:a>");
+    assert_eq!(near[0]["file"], "crawl.warc.gz");
+    let at = near[0]["offset"].as_u64().unwrap();
+    let rec = crawlsift_reader::record_at(&o.join("crawl.warc.gz"), at, 0).unwrap();
+    assert_eq!(
+        (rec.id.as_str(), &rec.kind),
+        ("<urn:uuid:b>", &RecordKind::Response)
+    );
+    assert!(String::from_utf8_lossy(&rec.payload()).contains("word0changed"));
+    // A second run refuses to overwrite the report without --force.
+    crawlsift_ok(&["rewrite", i, "--out", o.to_str().unwrap(), "-q"], 1);
+}

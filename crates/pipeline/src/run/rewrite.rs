@@ -79,6 +79,11 @@ pub struct RewriteRequest {
     /// Bytes the table of payloads written may hold in memory before it moves to a file in the
     /// output folder.
     pub memory: usize,
+    /// A `dedup` run's `clusters.jsonl` over the same inputs: its near-duplicates are listed in
+    /// the report.
+    pub clusters: Option<PathBuf>,
+    /// Whether to write [`REWRITE_REPORT`] into the output folder (what was done, as JSON).
+    pub report: bool,
 }
 
 /// What a rewrite did.
@@ -106,6 +111,9 @@ pub struct Rewritten {
     pub dictionary_note: Option<String>,
     /// Whether the table of payloads written moved to disk (past `memory`).
     pub payload_table_spilled: bool,
+    /// The near-duplicates of `clusters` written whole (not as revisits), in input order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub near_duplicates: Option<Vec<NearDuplicate>>,
     /// How the reading went.
     #[serde(skip)]
     pub tally: ReadTally,
@@ -274,7 +282,55 @@ fn dictionary_frame(dict: &[u8]) -> std::io::Result<Vec<u8>> {
 struct Open {
     file: u32,
     out: AtomicFile,
+    /// Bytes written to it so far (where the next record starts).
+    at: u64,
 }
+
+/// A near-duplicate a rewrite kept whole: a revisit must replay the same bytes, so only exact
+/// payload copies become revisits; `dedup`'s near-duplicates are listed in the report instead.
+#[derive(Debug, Serialize)]
+pub struct NearDuplicate {
+    /// Its record id.
+    pub id: String,
+    /// Its cluster's representative (record id).
+    pub representative: String,
+    /// Its share of words in common with the representative, as `clusters.jsonl` gives it.
+    pub similarity: f64,
+    /// The file it was written to.
+    pub file: String,
+    /// Where its record starts there.
+    pub offset: u64,
+}
+
+/// The near-duplicates of a `dedup` run's `clusters.jsonl`: record id to (representative,
+/// similarity), members that joined as `near` only.
+pub fn near_duplicates_of(clusters: &Path) -> Result<HashMap<String, (String, f64)>> {
+    let text = std::fs::read_to_string(clusters)
+        .map_err(|e| Error::io("reading the clusters", clusters, e))?;
+    let mut near = HashMap::new();
+    for (n, line) in text.lines().enumerate() {
+        let bad = || {
+            Error::Usage(format!(
+                "{} line {}: not a line of clusters.jsonl",
+                clusters.display(),
+                n + 1
+            ))
+        };
+        let v: serde_json::Value = serde_json::from_str(line).map_err(|_| bad())?;
+        let rep = v["representative"].as_str().ok_or_else(bad)?;
+        for m in v["members"].as_array().ok_or_else(bad)? {
+            if m["match"] == "near" {
+                let id = m["id"].as_str().ok_or_else(bad)?;
+                let sim = m["similarity"].as_f64().unwrap_or(0.0);
+                near.insert(id.to_string(), (rep.to_string(), sim));
+            }
+        }
+    }
+    Ok(near)
+}
+
+/// The report a rewrite writes in its output folder.
+pub const REWRITE_REPORT: &str = "rewrite-report.json";
 
 /// Rewrites every input (see the module doc).
 pub fn run(req: &RewriteRequest, hooks: &Hooks<'_>) -> Result<Rewritten> {
@@ -301,7 +357,8 @@ pub fn run(req: &RewriteRequest, hooks: &Hooks<'_>) -> Result<Rewritten> {
         OutCompression::Zstd { .. } => ".warc.zst",
     };
     let names = out_names(&inputs, ext);
-    for n in &names {
+    let report = [REWRITE_REPORT.to_string()];
+    for n in names.iter().chain(report.iter().filter(|_| req.report)) {
         let target = req.out.join(n);
         if target.exists() && !req.force {
             return Err(Error::failed(format!(
@@ -365,6 +422,11 @@ pub fn run(req: &RewriteRequest, hooks: &Hooks<'_>) -> Result<Rewritten> {
             .collect()
     };
     let mut seen = PayloadTable::new(req.memory, &req.out);
+    let near = match &req.clusters {
+        Some(c) => near_duplicates_of(c)?,
+        None => HashMap::new(),
+    };
+    let mut listed: Vec<NearDuplicate> = Vec::new();
     let mut open: Option<Open> = None;
     let out_dir = &req.out;
     let drain = |batch: std::io::Result<Vec<Prepared>>| -> Result<()> {
@@ -382,7 +444,11 @@ pub fn run(req: &RewriteRequest, hooks: &Hooks<'_>) -> Result<Rewritten> {
                 out.write_all(&head)
                     .map_err(|e| Error::io("writing", out_dir, e))?;
                 done.bytes_out += head.len() as u64;
-                open = Some(Open { file: p.file, out });
+                open = Some(Open {
+                    file: p.file,
+                    out,
+                    at: head.len() as u64,
+                });
             }
             done.records += 1;
             done.digests_added += u64::from(p.record.digests_added);
@@ -413,6 +479,20 @@ pub fn run(req: &RewriteRequest, hooks: &Hooks<'_>) -> Result<Rewritten> {
             };
             done.bytes_out += bytes.len() as u64;
             let o = open.as_mut().expect("opened above");
+            if let Some((rep, sim)) = p.record.field("WARC-Record-ID").and_then(|id| near.get(id)) {
+                listed.push(NearDuplicate {
+                    id: p
+                        .record
+                        .field("WARC-Record-ID")
+                        .unwrap_or_default()
+                        .to_string(),
+                    representative: rep.clone(),
+                    similarity: *sim,
+                    file: names[p.file as usize].clone(),
+                    offset: o.at,
+                });
+            }
+            o.at += bytes.len() as u64;
             o.out
                 .write_all(&bytes)
                 .map_err(|e| Error::io("writing", out_dir, e))?;
@@ -424,6 +504,9 @@ pub fn run(req: &RewriteRequest, hooks: &Hooks<'_>) -> Result<Rewritten> {
     };
     let reports = map_inputs(&inputs, &cfg, hooks.cancelled, "rewrite", init, map, drain)?;
     done.payload_table_spilled = seen.spilled();
+    if req.clusters.is_some() {
+        done.near_duplicates = Some(listed);
+    }
     if let Some(o) = open.take() {
         if !(hooks.cancelled)() {
             o.out.commit()?;
@@ -432,6 +515,13 @@ pub fn run(req: &RewriteRequest, hooks: &Hooks<'_>) -> Result<Rewritten> {
     hooks.progress.finish();
     done.bytes_in = inputs.total_bytes();
     done.tally = inputs.tally(&reports, true);
+    if req.report && !(hooks.cancelled)() {
+        let mut f = AtomicFile::create(&req.out.join(REWRITE_REPORT))?;
+        serde_json::to_writer_pretty(&mut f, &done)?;
+        f.write_all(b"\n")
+            .map_err(|e| Error::io("writing", &req.out, e))?;
+        f.commit()?;
+    }
     Ok(done)
 }
 
@@ -485,6 +575,8 @@ mod tests {
                 force: false,
                 compression: OutCompression::Gzip,
                 memory,
+                clusters: None,
+                report: true,
             };
             let done = run(&req, &Hooks::silent()).unwrap();
             assert_eq!(done.revisits, 200);

@@ -112,6 +112,8 @@ pub fn run(req: &WaczRequest, hooks: &Hooks<'_>) -> Result<Packed> {
         force: true,
         compression: rewrite::OutCompression::Gzip,
         memory: crawlsift_common::limits::REWRITE_MEMORY_DEFAULT,
+        clusters: None,
+        report: false,
     };
     let rewritten = rewrite::run(&rewrite_req, hooks)?;
     let mut packed = Packed {
