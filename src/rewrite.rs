@@ -27,10 +27,17 @@ pub struct ArchivesOutArgs {
     /// No progress or summary on standard error.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// `wacz` only, for tests and gates: index lines packed plain at most, ZipNum past them.
+    #[arg(long, hide = true)]
+    pub plain_index_max_lines: Option<u64>,
 }
 
 /// Runs `crawlsift rewrite`.
 pub fn run(args: ArchivesOutArgs) -> anyhow::Result<ExitCode> {
+    if args.plain_index_max_lines.is_some() {
+        let what = "--plain-index-max-lines is an option of `crawlsift wacz`";
+        return Err(crawlsift_pipeline::Error::Usage(what.into()).into());
+    }
     let threads = crate::threads(args.threads);
     let (inputs, out, force) = (args.inputs, args.out, args.force);
     let req = RewriteRequest {
@@ -55,6 +62,9 @@ pub fn run_wacz(args: ArchivesOutArgs) -> anyhow::Result<ExitCode> {
         out,
         threads,
         force,
+        plain_index_max_lines: args
+            .plain_index_max_lines
+            .unwrap_or(crawlsift_common::limits::WACZ_PLAIN_INDEX_MAX_LINES),
     };
     let packed = crate::with_hooks("wacz", args.quiet, |h| wacz::run(&req, h))?;
     if !args.quiet {
