@@ -86,7 +86,7 @@ enum Command {
     /// Package archives as WACZ 1.1.1 (archives a gzip member per record, CDXJ index, pages with
     /// their main text, datapackage.json) for ReplayWeb.page and pywb.
     #[command(after_help = EXIT_STATUS_HELP)]
-    Wacz(rewrite::ArchivesOutArgs),
+    Wacz(rewrite::WaczArgs),
 }
 
 /// Set by the first Ctrl-C: readers stop, workers drain, and the command ends cleanly.
@@ -162,7 +162,7 @@ where
     };
     match result {
         Ok(code) => code.0,
-        Err(err) if is_broken_pipe(&err) => 0, // `| head`: a quiet end
+        Err(err) if crawlsift_pipeline::is_broken_pipe(err.as_ref()) => 0, // `| head`: quiet
         Err(err) => {
             eprintln!(
                 "crawlsift: error: {}",
@@ -177,11 +177,6 @@ where
             }
         }
     }
-}
-
-/// Whether `err` comes from writing to a pipe whose reader has gone (`crawlsift ... | head`).
-fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    crawlsift_pipeline::is_broken_pipe(err.as_ref())
 }
 
 /// What makes two documents near-duplicates, as `dedup` and `index` take it from the command
@@ -229,17 +224,8 @@ pub(crate) fn with_hooks<T>(
     f(&hooks)
 }
 
-/// Parses `--threads`: a whole number of at least 1 (0 is a usage error, exit 2).
-pub(crate) fn threads_arg(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(0) => Err("must be at least 1".into()),
-        Ok(n) => Ok(n),
-        Err(e) => Err(e.to_string()),
-    }
-}
-
-/// The worker thread count: `--threads` (at least 1, checked when parsing), or all cores.
-pub(crate) use crawlsift_pipeline::run::threads;
+/// `--threads`: parsed (at least 1, else a usage error) and the count (or all cores).
+pub(crate) use crawlsift_pipeline::run::{threads, threads_arg};
 
 /// Exit status of a run that read its inputs: 130 when it stopped early on Ctrl-C
 /// (`interrupted`), 1 when an input could not be opened, 3 when the input had problems (record

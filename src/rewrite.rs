@@ -5,7 +5,7 @@ use crate::ExitCode;
 use std::path::PathBuf;
 
 use clap::Args;
-use crawlsift_common::limits::REWRITE_MEMORY_DEFAULT;
+use crawlsift_common::limits::{REWRITE_MEMORY_DEFAULT, WACZ_PLAIN_INDEX_MAX_LINES};
 use crawlsift_pipeline::run::rewrite::{self, OutCompression, RewriteRequest};
 use crawlsift_pipeline::run::wacz::{self, WaczRequest};
 
@@ -15,8 +15,7 @@ pub struct ArchivesOutArgs {
     /// Archive files or directories (recursed in sorted order).
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
-    /// Where to write: the output folder (`rewrite`: one NAME.warc.gz per input) or the package
-    /// (`wacz`: FILE.wacz).
+    /// The output folder (`rewrite`: a NAME.warc.gz per input) or package (`wacz`: FILE.wacz).
     #[arg(long, short = 'o')]
     pub out: PathBuf,
     /// Worker threads (default: all cores).
@@ -30,13 +29,21 @@ pub struct ArchivesOutArgs {
     pub quiet: bool,
 }
 
+/// Arguments of `crawlsift wacz`; for tests and gates, the most index lines packed plain.
+#[derive(Args, Debug)]
+pub struct WaczArgs {
+    #[command(flatten)]
+    pub common: ArchivesOutArgs,
+    #[arg(long, hide = true)]
+    pub plain_index_max_lines: Option<u64>,
+}
+
 /// Arguments of `crawlsift rewrite`: those of [`ArchivesOutArgs`] and the compression.
 #[derive(Args, Debug)]
 pub struct RewriteArgs {
     #[command(flatten)]
     pub common: ArchivesOutArgs,
-    /// Write NAME.warc.zst, a zstd frame per record, starting with a dictionary trained on the
-    /// inputs' records (IIPC's WARC zstd proposal), instead of NAME.warc.gz.
+    /// NAME.warc.zst: a zstd frame per record after a dictionary trained on the inputs' records.
     #[arg(long)]
     pub zstd: bool,
     /// zstd level, 1 (fast) to 22.
@@ -74,12 +81,16 @@ pub fn run(a: RewriteArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Runs `crawlsift wacz`.
-pub fn run_wacz(args: ArchivesOutArgs) -> anyhow::Result<ExitCode> {
+pub fn run_wacz(a: WaczArgs) -> anyhow::Result<ExitCode> {
+    let args = a.common;
     let req = WaczRequest {
         threads: crate::threads(args.threads),
         inputs: args.inputs,
         out: args.out,
         force: args.force,
+        plain_index_max_lines: a
+            .plain_index_max_lines
+            .unwrap_or(WACZ_PLAIN_INDEX_MAX_LINES),
     };
     let packed = crate::with_hooks("wacz", args.quiet, |h| wacz::run(&req, h))?;
     if !args.quiet {

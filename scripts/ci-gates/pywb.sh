@@ -5,8 +5,16 @@
 # capture of the WARC the body pywb serves at /COLL/id_/URL (the original payload) must equal
 # `crawlsift get IDX URL --at TS`. A third collection holds a WARC through `crawlsift rewrite`,
 # whose revisit pywb must replay with the original's body; a fourth the unpacked WACZ
-# `crawlsift wacz` makes of the WARC, whose every listed page pywb must serve as `get` prints it. Installs pywb (pinned) in a venv under
-# target/; fails, never skips, when it cannot.
+# `crawlsift wacz` makes of the WARC, whose every listed page pywb must serve as `get` prints it.
+# The same WARC packed with its index as ZipNum (`--plain-index-max-lines 0`) is served twice, and
+# every page again as `get` prints it: "waczimport" is what pywb's own `wb-manager add
+# --unpack-wacz` makes of the package (it reads indexes/index.cdx.gz, every gzip block, and ignores
+# the summary); "waczzipnum" serves the package's indexes/index.cdx.gz as it is through pywb's
+# ZipNum index, looking blocks up by the package's indexes/index.idx (pywb reads only its own
+# tab-separated summary with a .loc file, not the `cdxj-gzip-1.0` summary a WACZ holds, so the
+# gate rewrites each summary line `KEY TS {"offset": O, "length": L}` as `KEY TS<TAB>index<TAB>O<TAB>L`
+# and adds `index<TAB>index.cdx.gz` as index.loc: the blocks and their places are the package's).
+# Installs pywb (pinned) in a venv under target/; fails, never skips, when it cannot.
 #
 # usage: scripts/ci-gates/pywb.sh SHARED_DIR
 set -euo pipefail
@@ -64,6 +72,29 @@ mkdir -p "$work/root/collections/wacz/indexes"
 "$VENV/bin/python" -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$work/one.wacz" "$work/unpacked"
 mv "$work/unpacked/archive" "$work/root/collections/wacz/archive"
 cp "$work/unpacked/indexes/index.cdx" "$work/root/collections/wacz/indexes/index.cdxj"
+# The fifth and sixth: the WARC's package with a ZipNum index (see the top).
+"$BIN" wacz "$WARC" --out "$work/zipnum.wacz" -q --plain-index-max-lines 0
+(cd "$work/root" && "$VENV/bin/wb-manager" init waczimport >/dev/null 2>&1 \
+  && "$VENV/bin/wb-manager" add --unpack-wacz waczimport "$work/zipnum.wacz" >/dev/null 2>&1) \
+  || { echo "pywb gate FAILED: wb-manager add --unpack-wacz" >&2; exit 1; }
+mkdir -p "$work/root/collections/waczzipnum/indexes"
+"$VENV/bin/python" - "$work/zipnum.wacz" "$work/root/collections/waczzipnum" <<'PY'
+import json, os, sys, zipfile
+z, coll = zipfile.ZipFile(sys.argv[1]), sys.argv[2]
+for n in z.namelist():
+    if n.startswith("archive/"):
+        z.extract(n, coll)
+idx = os.path.join(coll, "indexes")
+open(os.path.join(idx, "index.cdx.gz"), "wb").write(z.read("indexes/index.cdx.gz"))
+summary = z.read("indexes/index.idx").decode().splitlines()
+assert summary[0].startswith('!meta 0 {"format": "cdxj-gzip-1.0"'), summary[0]
+with open(os.path.join(idx, "index.idx"), "w") as out:
+    for n, line in enumerate(summary[1:], 1):
+        prefix, js = line.split(" {", 1)
+        at = json.loads("{" + js)
+        out.write(f"{prefix}\tindex\t{at['offset']}\t{at['length']}\t{n}\n")
+open(os.path.join(idx, "index.loc"), "w").write("index\tindex.cdx.gz\n")
+PY
 port=$("$VENV/bin/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 (cd "$work/root" && exec "$VENV/bin/wayback" -b 127.0.0.1 -p "$port" >"$work/wayback.log" 2>&1) &
 pid=$!
@@ -139,6 +170,10 @@ bad += len(pages) - served
 if len(pages) < 5:
     sys.exit(f"pywb gate FAILED: the WACZ lists only {len(pages)} pages")
 print(f"wacz: {served} of {len(pages)} pages of crawlsift's WACZ served by pywb, unpacked, as crawlsift get prints them")
+for coll in ("waczimport", "waczzipnum"):
+    served = sum(same_as_get(coll, "".join(c for c in p["ts"] if c.isdigit()), p["url"]) for p in pages)
+    bad += len(pages) - served
+    print(f"{coll}: {served} of {len(pages)} pages of crawlsift's ZipNum WACZ served by pywb as crawlsift get prints them")
 if bad:
     sys.exit(f"pywb gate FAILED: {bad} differences")
 PY

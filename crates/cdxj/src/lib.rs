@@ -4,9 +4,9 @@ CDXJ indexes of crawl archives, as `cdxj-indexer` 1.5.0 writes them and pywb rea
 `crawlsift-cdxj` builds an index directory from archives ([`build`], [`append`]): `index.cdxj`,
 one line `SURT-key timestamp {json}` per capture, sorted byte-wise, with exactly the fields and
 values `cdxj-indexer` writes ([`line`]); `archives.jsonl`, the archives it covers ([`manifest`]);
-and on request the ZipNum files pywb reads for large collections ([`zipnum`]). Lookups
-([`CdxjFile::captures`], [`ZipNum::captures`]) binary-search the mapped files: there is no load
-step.
+and on request the ZipNum files pywb reads for large collections, or a WACZ's ZipNum index
+([`zipnum`]). Lookups ([`CdxjFile::captures`], [`ZipNum::captures`]) binary-search the mapped
+files: there is no load step.
 
 ```
 use crawlsift_cdxj::surt::surt;

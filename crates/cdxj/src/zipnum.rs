@@ -3,6 +3,8 @@
 //! `KEY TIMESTAMP<TAB>index<TAB>OFFSET<TAB>LENGTH<TAB>BLOCK` (the block's first line, where its
 //! member is, its number from 1); `index.loc` maps the part name `index` to `index.cdxj.gz`.
 //! A lookup binary-searches the summary (one line per block, so small) and inflates only the blocks that can hold the key.
+//! A WACZ holds the same blocks with another summary, the `cdxj-gzip-1.0` one py-wacz writes and
+//! ReplayWeb.page reads ([`write_wacz`]).
 
 use std::cmp::Ordering;
 use std::io::{Read, Write};
@@ -21,18 +23,28 @@ pub use crate::layout::{BLOCKS, LOC, SUMMARY};
 /// The part name the summary and location file use.
 const PART: &str = "index";
 
-/// Writes the ZipNum files of `dir/index.cdxj` beside it.
-pub fn write(dir: &Path) -> Result<(), CdxjError> {
-    let src = dir.join(INDEX);
-    let data = std::fs::read(&src).map_err(|e| CdxjError::io(&src, e))?;
-    let mut blocks = Atomic::create(&dir.join(BLOCKS))?;
-    let mut summary = Atomic::create(&dir.join(SUMMARY))?;
+/// One gzip block written: its first line's key and timestamp, where its member starts in the
+/// blocks file and its length.
+struct Block<'a> {
+    key: &'a str,
+    ts: &'a str,
+    offset: u64,
+    length: u64,
+}
+
+/// Writes the lines of the index `src` (checked as [`checked_lines`] checks them) to `blocks` as
+/// gzip members of `CDXJ_ZIPNUM_LINES` lines, giving each block to `each` in order. Gives the
+/// blocks written. `blocks` is committed once every block is written and `each` has taken it.
+fn write_blocks(
+    src: &Path,
+    blocks_path: &Path,
+    mut each: impl FnMut(&Block) -> Result<(), CdxjError>,
+) -> Result<u64, CdxjError> {
+    let data = std::fs::read(src).map_err(|e| CdxjError::io(src, e))?;
+    let mut blocks = Atomic::create(blocks_path)?;
     let mut block: Vec<&str> = Vec::with_capacity(CDXJ_ZIPNUM_LINES);
     let (mut offset, mut number) = (0u64, 0u64);
-    let mut flush = |block: &mut Vec<&str>,
-                     blocks: &mut Atomic,
-                     summary: &mut Atomic|
-     -> Result<(), CdxjError> {
+    let mut flush = |block: &mut Vec<&str>, blocks: &mut Atomic| -> Result<(), CdxjError> {
         let Some(first) = block.first() else {
             return Ok(());
         };
@@ -40,34 +52,84 @@ pub fn write(dir: &Path) -> Result<(), CdxjError> {
         for l in block.iter() {
             gz.write_all(l.as_bytes())
                 .and_then(|_| gz.write_all(b"\n"))
-                .map_err(|e| CdxjError::io(dir.join(BLOCKS), e))?;
+                .map_err(|e| CdxjError::io(blocks_path, e))?;
         }
-        let bytes = gz
-            .finish()
-            .map_err(|e| CdxjError::io(dir.join(BLOCKS), e))?;
+        let bytes = gz.finish().map_err(|e| CdxjError::io(blocks_path, e))?;
         blocks.write(&bytes)?;
         number += 1;
         let mut fields = first.splitn(3, ' ');
-        let key = fields.next().unwrap_or("");
-        let ts = fields.next().unwrap_or("");
-        let line = format!("{key} {ts}\t{PART}\t{offset}\t{}\t{number}\n", bytes.len());
-        summary.write(line.as_bytes())?;
+        each(&Block {
+            key: fields.next().unwrap_or(""),
+            ts: fields.next().unwrap_or(""),
+            offset,
+            length: bytes.len() as u64,
+        })?;
         offset += bytes.len() as u64;
         block.clear();
         Ok(())
     };
-    for l in checked_lines(&src, &data) {
+    for l in checked_lines(src, &data) {
         block.push(l?.1);
         if block.len() == CDXJ_ZIPNUM_LINES {
-            flush(&mut block, &mut blocks, &mut summary)?;
+            flush(&mut block, &mut blocks)?;
         }
     }
-    flush(&mut block, &mut blocks, &mut summary)?;
+    flush(&mut block, &mut blocks)?;
     blocks.commit()?;
+    Ok(number)
+}
+
+/// Writes the ZipNum files of `dir/index.cdxj` beside it.
+pub fn write(dir: &Path) -> Result<(), CdxjError> {
+    let mut summary = Atomic::create(&dir.join(SUMMARY))?;
+    let mut number = 0u64;
+    write_blocks(&dir.join(INDEX), &dir.join(BLOCKS), |b| {
+        number += 1;
+        let line = format!(
+            "{} {}\t{PART}\t{}\t{}\t{number}\n",
+            b.key, b.ts, b.offset, b.length
+        );
+        summary.write(line.as_bytes())
+    })?;
     summary.commit()?;
     let mut loc = Atomic::create(&dir.join(LOC))?;
     loc.write(format!("{PART}\t{BLOCKS}\n").as_bytes())?;
     loc.commit()
+}
+
+/// Writes the compressed index of a WACZ as py-wacz's `wacz create` (cdxj-indexer's
+/// `CompressedWriter`) writes it and ReplayWeb.page reads it: the lines of the index `src` in the
+/// same gzip blocks as [`write`]'s, to `blocks` (`indexes/index.cdx.gz` in the package), and the
+/// summary `summary` (`indexes/index.idx`) in the `cdxj-gzip-1.0` format: a line
+/// `!meta 0 {"format": "cdxj-gzip-1.0", "filename": NAME}` naming the blocks file, then a line
+/// `KEY TIMESTAMP {"offset": N, "length": N}` a block (pywb's tab-separated summary would make a
+/// WACZ reader look for a blocks file named after its part, `index`). Gives the blocks written.
+pub fn write_wacz(src: &Path, blocks: &Path, summary: &Path) -> Result<u64, CdxjError> {
+    let name = blocks
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let meta = serde_json::json!({"format": "cdxj-gzip-1.0", "filename": name});
+    let mut out = Atomic::create(summary)?;
+    out.write(format!("!meta 0 {}\n", json_spaced(&meta)).as_bytes())?;
+    let n = write_blocks(src, blocks, |b| {
+        let at = serde_json::json!({"offset": b.offset, "length": b.length});
+        out.write(format!("{} {} {}\n", b.key, b.ts, json_spaced(&at)).as_bytes())
+    })?;
+    out.commit()?;
+    Ok(n)
+}
+
+/// A flat JSON object as Python's `json.dumps` writes it (`{"a": 1, "b": "c"}`), which is what
+/// py-wacz writes in a summary.
+fn json_spaced(v: &serde_json::Value) -> String {
+    let Some(map) = v.as_object() else {
+        return v.to_string();
+    };
+    let fields: Vec<String> = map
+        .iter()
+        .map(|(k, v)| format!("{}: {v}", serde_json::Value::from(k.as_str())))
+        .collect();
+    format!("{{{}}}", fields.join(", "))
 }
 
 /// A ZipNum index, its summary in memory.
@@ -176,6 +238,56 @@ fn read_block(
 mod tests {
     use super::*;
     use crate::lookup::CdxjFile;
+
+    /// The WACZ summary: the `!meta` line naming the blocks file, then one line a block with the
+    /// block's first key and timestamp and where its member is; the members, inflated one by one
+    /// from those places, are the index's lines in order.
+    #[test]
+    fn wacz_summary_locates_every_block() {
+        let dir = tempfile::tempdir().unwrap();
+        let text: String = (0..7_000)
+            .map(|i| format!("com,example)/p{i:05} 20240101000000 {{\"offset\": \"{i}\"}}\n"))
+            .collect();
+        let src = dir.path().join(INDEX);
+        std::fs::write(&src, &text).unwrap();
+        let (blocks, summary) = (
+            dir.path().join("index.cdx.gz"),
+            dir.path().join("index.idx"),
+        );
+        assert_eq!(write_wacz(&src, &blocks, &summary).unwrap(), 3);
+        let summary = std::fs::read_to_string(&summary).unwrap();
+        let blocks = std::fs::read(&blocks).unwrap();
+        let mut lines = summary.lines();
+        assert_eq!(
+            lines.next(),
+            Some(r#"!meta 0 {"format": "cdxj-gzip-1.0", "filename": "index.cdx.gz"}"#)
+        );
+        let (mut at, mut all) = (0usize, String::new());
+        for l in lines {
+            let (prefix, json) = l.split_at(l.find(" {").unwrap());
+            let v: serde_json::Value = serde_json::from_str(json).unwrap();
+            assert_eq!(
+                json,
+                format!(" {{\"offset\": {at}, \"length\": {}}}", v["length"])
+            );
+            let len = v["length"].as_u64().unwrap() as usize;
+            let mut block = String::new();
+            flate2::read::GzDecoder::new(&blocks[at..at + len])
+                .read_to_string(&mut block)
+                .unwrap();
+            assert!(block.starts_with(&format!("{prefix} {{")), "{prefix}");
+            assert!(block.lines().count() <= CDXJ_ZIPNUM_LINES);
+            all.push_str(&block);
+            at += len;
+        }
+        assert_eq!(at, blocks.len());
+        assert_eq!(all, text);
+        // A damaged index (out of order) is an error, not a package with a bad summary.
+        std::fs::write(&src, "org,b)/ 2024 {}\ncom,a)/ 2024 {}\n").unwrap();
+        let (b2, s2) = (dir.path().join("b2.gz"), dir.path().join("s2.idx"));
+        assert!(write_wacz(&src, &b2, &s2).is_err());
+        assert!(!s2.exists() && !b2.exists());
+    }
 
     /// Keys captured many times across block edges are found in full, as in the plain index.
     #[test]

@@ -382,6 +382,15 @@ pub const MAX_SHARD_MANIFEST_BYTES: u64 = 1 << 30;
 /// a lookup inflates at most one block of ~3,000 lines (~1 MB) after the summary's binary search.
 pub const CDXJ_ZIPNUM_LINES: usize = 3_000;
 
+/// CDXJ lines a WACZ's index may have and still be packed plain (`indexes/index.cdx`); past it
+/// `crawlsift wacz` packs it as ZipNum (`indexes/index.cdx.gz` in blocks of [`CDXJ_ZIPNUM_LINES`]
+/// and `indexes/index.idx`). ReplayWeb.page loads a plain index whole, into the browser's
+/// database, before it replays the first page, and a ZipNum summary line by line with only the
+/// blocks a lookup needs. At some 400 bytes a line, 30,000 lines are ~12 MB, what a browser fetches
+/// and stores in a few seconds; ten blocks, the summary of ten lines saves little below that, and
+/// a plain index stays readable with `zipfile` and `grep`.
+pub const WACZ_PLAIN_INDEX_MAX_LINES: u64 = 30_000;
+
 /// Longest CDXJ line a lookup accepts in an index file, and longest line an index build writes (a
 /// record whose line would be longer, a URL of tens of KB, is counted as `line_too_long`). Real
 /// lines are 200-500 bytes; this bounds the scan for a line's end in a damaged index.

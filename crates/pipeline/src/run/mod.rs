@@ -105,6 +105,15 @@ impl Judging {
     }
 }
 
+/// Parses a `--threads` value: a whole number of at least 1 (0 is a usage error).
+pub fn threads_arg(s: &str) -> std::result::Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 /// The worker thread count: `asked`, or all cores.
 pub fn threads(asked: Option<usize>) -> usize {
     asked.filter(|&n| n > 0).unwrap_or_else(|| {

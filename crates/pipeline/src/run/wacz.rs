@@ -1,13 +1,16 @@
 //! `wacz` ([`run`]): a WACZ 1.1.1 package of archives, as ReplayWeb.page and pywb load it: the
 //! archives rewritten a gzip member per record ([`super::rewrite`], revisits included) under
-//! `archive/`, their CDXJ index as `cdxj-indexer` writes it under `indexes/index.cdx`, every page
+//! `archive/`, their CDXJ index as `cdxj-indexer` writes it, under `indexes/index.cdx` or, past
+//! [`WaczRequest::plain_index_max_lines`] lines, as ZipNum the way py-wacz packs it
+//! (`indexes/index.cdx.gz` in gzip blocks, `indexes/index.idx` their summary in the
+//! `cdxj-gzip-1.0` format, see [`crawlsift_cdxj::zipnum::write_wacz`]), every page
 //! (a response whose main text the page policy keeps) with its title and main text in
 //! `pages/pages.jsonl` for full-text search, `datapackage.json` listing each file with its size
 //! and SHA-256, and `datapackage-digest.json` with the SHA-256 of that. The ZIP stores its entries
-//! uncompressed ([`crate::zip_store`]), as the format asks. `created` is the newest capture date
+//! uncompressed ([`crate::zip_store`], ZIP64 past 4 GiB or 65,535 entries), as the format asks. `created` is the newest capture date
 //! of the archives, so the same inputs give the same bytes.
 
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use crawlsift_cdxj::BuildOptions;
@@ -36,6 +39,10 @@ pub struct WaczRequest {
     pub threads: usize,
     /// Overwrite an existing package.
     pub force: bool,
+    /// Index lines packed plain at most; more are packed as ZipNum
+    /// ([`crawlsift_common::limits::WACZ_PLAIN_INDEX_MAX_LINES`] by default; 0 packs any index
+    /// as ZipNum).
+    pub plain_index_max_lines: u64,
 }
 
 /// What a packing did.
@@ -150,7 +157,15 @@ pub fn run(req: &WaczRequest, hooks: &Hooks<'_>) -> Result<Packed> {
             (format!("archive/{}", name.unwrap_or_default()), p.clone())
         })
         .collect();
-    files.push(("indexes/index.cdx".into(), idx.join(crawlsift_cdxj::INDEX)));
+    let index = idx.join(crawlsift_cdxj::INDEX);
+    if lines_of(&index)? > req.plain_index_max_lines {
+        let (blocks, summary) = (idx.join("index.cdx.gz"), idx.join("index.idx"));
+        crawlsift_cdxj::zipnum::write_wacz(&index, &blocks, &summary)?;
+        files.push(("indexes/index.cdx.gz".into(), blocks));
+        files.push(("indexes/index.idx".into(), summary));
+    } else {
+        files.push(("indexes/index.cdx".into(), index));
+    }
     files.push(("pages/pages.jsonl".into(), work.path().join("pages.jsonl")));
     let mut resources = Vec::new();
     for (path, file) in &files {
@@ -197,6 +212,21 @@ pub fn run(req: &WaczRequest, hooks: &Hooks<'_>) -> Result<Packed> {
     out.commit()?;
     packed.bytes = std::fs::metadata(&req.out).map_or(0, |m| m.len());
     Ok(packed)
+}
+
+/// The lines of the file at `path` (its newlines).
+fn lines_of(path: &Path) -> Result<u64> {
+    let mut f = std::fs::File::open(path).at(path, || format!("opening {}", path.display()))?;
+    let (mut buf, mut lines) = (vec![0u8; 1 << 16], 0u64);
+    loop {
+        let n = f
+            .read(&mut buf)
+            .at(path, || format!("reading {}", path.display()))?;
+        if n == 0 {
+            return Ok(lines);
+        }
+        lines += buf[..n].iter().filter(|&&c| c == b'\n').count() as u64;
+    }
 }
 
 /// Writes `pages.jsonl` into `dir` from the rewritten `archives`: the header, then each response
