@@ -124,9 +124,18 @@ fn the_damaged_real_files_are_found_and_the_clean_ones_pass() {
         ("resiliparse_clipped.warc.gz", vec!["bad_gzip", "truncated"]),
         ("jwat_record_then_garbage.warc", vec!["garbage"]),
         ("gowarc_corrupted_mid_record.warc.gz", vec!["garbage"]),
-        ("warcio_trunc.warc", vec!["block_digest", "payload_digest"]),
-        ("warciojs_bad_length.warc", vec!["block_digest"]),
-        ("anserini_cw09_sample.warc.gz", vec!["invalid_date"]),
+        (
+            "warcio_trunc.warc",
+            vec!["block_digest", "payload_digest", "record_trailer"],
+        ),
+        (
+            "warciojs_bad_length.warc",
+            vec!["block_digest", "record_trailer"],
+        ),
+        (
+            "anserini_cw09_sample.warc.gz",
+            vec!["invalid_date", "record_trailer"],
+        ),
     ] {
         let (lines, status) = check(&real.join(file));
         assert_eq!(status, Some(3), "{file}");

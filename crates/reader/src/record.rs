@@ -140,6 +140,10 @@ pub struct Record {
     /// An error the record was kept despite (`truncated`, `bad_length`, `missing_length`); it is
     /// also counted in the file report.
     pub error: Option<ErrorKind>,
+    /// A departure from the format that reading passes over without counting it an error,
+    /// which strict validation (`crawlsift check`) reports: a WARC record whose block is not
+    /// followed by exactly two line ends (`\r\n\r\n`), or is followed by NUL padding.
+    pub quirk: Option<&'static str>,
     /// How far the input had been read (a file offset) when the batch holding the record was
     /// decoded: at least its offset, and further on in a file compressed whole (one gzip member,
     /// LZ4 or zstd frame), whose records all have the offset of that member. For progress, never

@@ -9,8 +9,9 @@
 //! record read whole: a `WARC-Block-Digest` or `WARC-Payload-Digest` that does not match, a WARC
 //! record missing a field WARC 1.1 makes mandatory (`WARC-Record-ID`, `WARC-Date`, `WARC-Type`,
 //! `Content-Length`), an HTTP response that does not parse, says `chunked` of a body that is not,
-//! or whose body does not decode as its `Content-Encoding` says, and a capture date that names no
-//! date. Lines come in input order, then by offset.
+//! or whose body does not decode as its `Content-Encoding` says, a capture date that names no
+//! date, and a WARC record not followed by exactly two line ends (one, none, more, or NUL
+//! padding: what lenient reading passes over, [`Record::quirk`]). Lines come in input order, then by offset.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -56,7 +57,7 @@ pub struct Problem {
     /// What kind of problem: the reader's error kinds (`bad_header`, `truncated`, `bad_gzip`,
     /// `bad_length`, `missing_length`, `too_large`, `garbage`, ...), `block_digest`,
     /// `payload_digest`, `missing_field`, `http`, `http_chunked`, `http_encoding`,
-    /// `http_truncated`, `invalid_date`.
+    /// `http_truncated`, `invalid_date`, `record_trailer`.
     pub kind: String,
     /// What is wrong.
     pub message: String,
@@ -241,6 +242,9 @@ fn record_problems(rec: &Record, inputs: &InputSet, out: &mut Vec<Problem>) {
             }
         }
         None => {}
+    }
+    if let Some(q) = rec.quirk {
+        say("record_trailer", q.to_string());
     }
     if crawlsift_reader::date::is_invalid(rec.date.as_deref()) {
         let raw = rec.date.as_deref().unwrap_or_default();

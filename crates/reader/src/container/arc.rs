@@ -250,6 +250,7 @@ fn make(
         block,
         http_head: None,
         error,
+        quirk: None,
     }
 }
 

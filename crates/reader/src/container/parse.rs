@@ -24,6 +24,10 @@ pub(crate) struct Parsed {
     pub block: Range<usize>,
     pub http_head: Option<Range<usize>>,
     pub error: Option<(ErrorKind, String)>,
+    /// A departure from the format the lenient reading passes over (see [`Record::quirk`]).
+    ///
+    /// [`Record::quirk`]: crate::Record::quirk
+    pub quirk: Option<&'static str>,
 }
 
 /// What a step function found at a position.

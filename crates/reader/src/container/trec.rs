@@ -235,6 +235,7 @@ pub(crate) fn step(buf: &[u8], at: usize, eof: bool) -> Step {
                 block: body_start..body_end,
                 http_head: Some(head),
                 error,
+                quirk: None,
             });
         }
     }
@@ -261,6 +262,7 @@ pub(crate) fn step(buf: &[u8], at: usize, eof: bool) -> Step {
         block: a..b,
         http_head: None,
         error,
+        quirk: None,
     })
 }
 

@@ -159,6 +159,21 @@ fn make(
         block,
         http_head: None,
         error,
+        quirk: None,
+    }
+}
+
+/// What follows a WARC record's block up to the next record or the end (`after`), when it is
+/// not the two line ends the format puts there.
+fn trailer_quirk(after: &[u8]) -> Option<&'static str> {
+    if after == b"\r\n\r\n" {
+        None
+    } else if after.contains(&0) {
+        Some("the record is followed by NUL padding")
+    } else if after.starts_with(b"\r\n\r\n") {
+        Some("the record is followed by more than two line ends")
+    } else {
+        Some("the record is not followed by two line ends (\\r\\n\\r\\n)")
     }
 }
 
@@ -284,9 +299,13 @@ pub(crate) fn step(buf: &[u8], at: usize, eof: bool) -> Step {
     }
     // Check the block is followed by blank lines and the next record (or the end).
     let r = skip_blank(buf, block_end);
+    let well_ended = |mut parsed: Parsed| {
+        parsed.quirk = trailer_quirk(&buf[block_end..r]);
+        Step::Rec(parsed)
+    };
     if r >= len {
         return if eof {
-            Step::Rec(make(p, block_end, head, body..block_end, None))
+            well_ended(make(p, block_end, head, body..block_end, None))
         } else {
             Step::Need(r - at + 8)
         };
@@ -295,7 +314,7 @@ pub(crate) fn step(buf: &[u8], at: usize, eof: bool) -> Step {
         return Step::Need(r - at + 8);
     }
     if is_warc_start(&buf[r..]) {
-        return Step::Rec(make(p, block_end, head, body..block_end, None));
+        return well_ended(make(p, block_end, head, body..block_end, None));
     }
     // The length is wrong, or garbage follows: find where the next record starts, within a
     // bounded window past the block (see RESYNC_WINDOW_BYTES).
@@ -393,6 +412,33 @@ mod tests {
             panic!("no record")
         };
         assert_eq!(r.error.unwrap().0, ErrorKind::BadLength);
+    }
+
+    #[test]
+    fn a_record_not_ended_by_two_line_ends_is_read_and_its_quirk_noted() {
+        let head = b"WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: 3\r\n\r\nabc".to_vec();
+        let next = b"WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: 0\r\n\r\n\r\n\r\n";
+        for (trailer, quirk) in [
+            (&b"\r\n\r\n"[..], None),
+            (b"\n\n", Some("not followed by two")),
+            (b"\r\n", Some("not followed by two")),
+            (b"", Some("not followed by two")),
+            (b"\r\n\r\n\0\0\0\0", Some("NUL padding")),
+            (b"\r\n\r\n\r\n", Some("more than two")),
+        ] {
+            for tail in [&next[..], b""] {
+                let buf = [&head[..], trailer, tail].concat();
+                let Step::Rec(r) = step(&buf, 0, true) else {
+                    panic!("no record")
+                };
+                assert!(r.error.is_none(), "lenient reading counts no error");
+                assert_eq!(&buf[r.block], b"abc");
+                match quirk {
+                    None => assert!(r.quirk.is_none(), "{trailer:?}"),
+                    Some(q) => assert!(r.quirk.is_some_and(|x| x.contains(q)), "{trailer:?}"),
+                }
+            }
+        }
     }
 
     #[test]

@@ -238,6 +238,7 @@ impl<'c> Splitter<'c> {
             block: buf.slice(p.block),
             http_head: p.http_head.map(|r| buf.slice(r)),
             error: p.error.map(|e| e.0),
+            quirk: p.quirk,
             digests: Digests::default(),
             read_to: offset.max(self.read_to),
         };
