@@ -49,15 +49,7 @@ pages = [json.loads(l) for l in z.read("pages/pages.jsonl").decode().splitlines(
 assert pages[0]["format"] == "json-pages-1.0"
 print(json.dumps({"names": z.namelist(), "pages": pages[1:]}))
 "#;
-    let out = Command::new("python3")
-        .args(["-c", py, a.to_str().unwrap()])
-        .output()
-        .expect("python3");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = python(py, &[a.as_path()]);
     let got: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let names: Vec<&str> = got["names"]
         .as_array()
@@ -98,10 +90,15 @@ print(json.dumps({"names": z.namelist(), "pages": pages[1:]}))
 /// Unpacks the package `wacz` into `dir` with Python's `zipfile` (which checks every CRC).
 fn unpack(wacz: &Path, dir: &Path) {
     let py = "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; z.extractall(sys.argv[2])";
+    python(py, &[wacz, dir]);
+}
+
+/// Runs the Python program `py` with `args` (it must succeed, and python3 must be there) and
+/// gives its output.
+fn python(py: &str, args: &[&Path]) -> std::process::Output {
     let out = Command::new("python3")
         .args(["-c", py])
-        .arg(wacz)
-        .arg(dir)
+        .args(args)
         .output()
         .expect("python3");
     assert!(
@@ -109,6 +106,7 @@ fn unpack(wacz: &Path, dir: &Path) {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    out
 }
 
 /// The files of an unpacked package's `indexes/`, sorted.

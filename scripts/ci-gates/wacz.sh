@@ -40,15 +40,16 @@ import gzip, hashlib, json, sys, zipfile
 z = zipfile.ZipFile(sys.argv[1])
 names = z.namelist()
 assert all(i.compress_type == zipfile.ZIP_STORED for i in z.infolist()), "entries must be stored"
-dp = json.loads(z.read("datapackage.json"))
-listed = {r["path"]: r for r in dp["resources"]}
-for n in names:
-    if n in ("datapackage.json", "datapackage-digest.json"):
-        continue
-    data = z.read(n)
-    r = listed.get(n)
-    assert r, f"{n} not in datapackage.json"
-    assert r["bytes"] == len(data) and r["hash"] == "sha256:" + hashlib.sha256(data).hexdigest(), n
+def every_file_listed(zf):
+    """Every entry but the datapackage files is in datapackage.json with its size and SHA-256."""
+    listed = {r["path"]: r for r in json.loads(zf.read("datapackage.json"))["resources"]}
+    for n in zf.namelist():
+        if n in ("datapackage.json", "datapackage-digest.json"):
+            continue
+        data, r = zf.read(n), listed.get(n)
+        assert r, f"{n} not in datapackage.json"
+        assert r["bytes"] == len(data) and r["hash"] == "sha256:" + hashlib.sha256(data).hexdigest(), n
+every_file_listed(z)
 digest = json.loads(z.read("datapackage-digest.json"))
 assert digest["hash"] == "sha256:" + hashlib.sha256(z.read("datapackage.json")).hexdigest()
 index_urls = {json.loads(l.split(" ", 2)[2]).get("url") for l in z.read("indexes/index.cdx").decode().splitlines()}
@@ -69,13 +70,7 @@ assert [n for n in znames if n.startswith("indexes/")] == ["indexes/index.cdx.gz
 for n in znames:
     if not n.startswith(("indexes/", "datapackage")):
         assert zn.read(n) == z.read(n), f"{n} differs between the packages"
-dp = json.loads(zn.read("datapackage.json"))
-listed = {r["path"]: r for r in dp["resources"]}
-for n in znames:
-    if n in ("datapackage.json", "datapackage-digest.json"):
-        continue
-    data = zn.read(n)
-    assert listed[n]["bytes"] == len(data) and listed[n]["hash"] == "sha256:" + hashlib.sha256(data).hexdigest(), n
+every_file_listed(zn)
 summary = zn.read("indexes/index.idx").decode().splitlines()
 assert summary[0] == '!meta 0 {"format": "cdxj-gzip-1.0", "filename": "index.cdx.gz"}', summary[0]
 blocks, at, text = zn.read("indexes/index.cdx.gz"), 0, b""
