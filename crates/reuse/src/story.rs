@@ -16,9 +16,9 @@
 //!    at least `min_similarity` from its group's first document, as in `clusters.jsonl`.
 //!
 //! Everything comes out in document order, the same for any thread count. Memory: the table
-//! (12 MiB) and its weights (8 MiB), `bands × 8 + 8` bytes a document while buckets are formed, and up to
-//! [`STORY_KERNEL_CACHE_BYTES`] of kernels per thread while pairs are verified (the caller gives
-//! them back from the texts).
+//! (12 MiB) and its weights (8 MiB); while buckets are formed, 16 bytes a band key and 8 a
+//! document (some 520 bytes a document at 32 bands); up to [`STORY_KERNEL_CACHE_BYTES`] of
+//! kernels per thread while pairs are verified (the caller gives them back from the texts).
 
 use std::collections::HashMap;
 
