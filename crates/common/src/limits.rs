@@ -740,3 +740,12 @@ pub const SEEK_MAX_CHECKPOINTS: usize = 1024;
 
 /// Members (of all files) whose checkpoints one record reader keeps; past it, all are dropped.
 pub const SEEK_MAX_MEMBERS: usize = 64;
+
+// --- links (crates/extractor/src/links.rs, crates/links) ----------------------------------------
+
+/// Most links read from one page: a page of more is a link farm or a sitemap dump, and its first
+/// ones are kept.
+pub const LINKS_MAX_PER_PAGE: usize = 10_000;
+
+/// Most characters of one link's anchor text kept (the start of a longer one).
+pub const LINKS_MAX_ANCHOR_CHARS: usize = 256;

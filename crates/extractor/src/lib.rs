@@ -30,6 +30,7 @@ mod emit;
 pub mod error;
 pub mod format;
 pub mod learned;
+pub mod links;
 pub mod metadata;
 pub mod parse;
 pub mod plateau;

@@ -1,0 +1,267 @@
+//! The links of an HTML page as it writes them, read by the same tokenizer the main text is
+//! read with ([`crate::parse`]'s lexer, html5gum where it hands over): every `<a href>` with its
+//! anchor text (the text inside the element, or the `alt` of an image it holds when it has no
+//! text) and whether its `rel` says `nofollow`; `<link rel=canonical href>`; the target of a
+//! `<meta http-equiv=refresh content="N; url=...">`; and the first `<base href>`. Hrefs are
+//! given as written: resolving them against the page's URL and `<base>` is the caller's
+//! (`crawlsift-links`). Text inside `script`, `style` and `template` is no anchor text.
+//!
+//! Bounded: at most [`LINKS_MAX_PER_PAGE`] links a page and [`LINKS_MAX_ANCHOR_CHARS`] characters
+//! of anchor text a link (both in `crawlsift_common::limits`).
+
+use crawlsift_common::limits::{LINKS_MAX_ANCHOR_CHARS, LINKS_MAX_PER_PAGE};
+
+use crate::emit::{Sink, TextMode};
+
+/// What kind of link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkKind {
+    /// `<a href>`.
+    Anchor,
+    /// `<link rel=canonical>`.
+    Canonical,
+    /// `<meta http-equiv=refresh>`.
+    Refresh,
+}
+
+/// One link as the page writes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawLink {
+    /// The href as written (attribute value, character references decoded).
+    pub href: String,
+    /// Anchor text, whitespace collapsed (empty for canonical and refresh links).
+    pub text: String,
+    /// `rel` holds `nofollow`.
+    pub nofollow: bool,
+    /// The kind.
+    pub kind: LinkKind,
+}
+
+/// The links of a page and its `<base href>`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PageLinks {
+    /// The first `<base href>`, as written.
+    pub base: Option<String>,
+    /// The links, in page order.
+    pub links: Vec<RawLink>,
+}
+
+/// The links of `html`.
+pub fn links_of(html: &str) -> PageLinks {
+    let mut c = Collector::default();
+    crate::parse::lexer::run(html, &mut c);
+    c.close_link();
+    c.out
+}
+
+#[derive(Default)]
+struct Collector {
+    out: PageLinks,
+    tag: Vec<u8>,
+    attr: Vec<u8>,
+    href: Option<String>,
+    rel: String,
+    alt: String,
+    http_equiv: String,
+    content: String,
+    /// The `<a>` whose text is being read (an index into `out.links`).
+    open: Option<usize>,
+    /// The open link's text so far, and an image's `alt` to use if it gets none.
+    text: String,
+    image_alt: String,
+    /// Inside `script`, `style` or `template`.
+    raw: u32,
+}
+
+impl Collector {
+    fn close_link(&mut self) {
+        if let Some(i) = self.open.take() {
+            let text = if self.text.trim().is_empty() {
+                &self.image_alt
+            } else {
+                &self.text
+            };
+            let mut t: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            if let Some((cut, _)) = t.char_indices().nth(LINKS_MAX_ANCHOR_CHARS) {
+                t.truncate(cut);
+            }
+            self.out.links[i].text = t;
+        }
+        self.text.clear();
+        self.image_alt.clear();
+    }
+
+    fn push(&mut self, href: String, kind: LinkKind) -> bool {
+        if self.out.links.len() >= LINKS_MAX_PER_PAGE {
+            return false;
+        }
+        let nofollow = self
+            .rel
+            .split_ascii_whitespace()
+            .any(|r| r.eq_ignore_ascii_case("nofollow"));
+        self.out.links.push(RawLink {
+            href,
+            text: String::new(),
+            nofollow,
+            kind,
+        });
+        true
+    }
+}
+
+/// The URL of a refresh `content` value: `N; url=TARGET` (quotes and case as browsers allow).
+fn refresh_target(content: &str) -> Option<String> {
+    let after = content.split_once([';', ','])?.1.trim_start();
+    let rest = after
+        .strip_prefix("url")
+        .or_else(|| after.strip_prefix("URL"))
+        .or_else(|| after.strip_prefix("Url"))?
+        .trim_start()
+        .strip_prefix('=')?
+        .trim();
+    let url = rest.trim_matches(|c| c == '\'' || c == '"').trim();
+    (!url.is_empty()).then(|| url.to_string())
+}
+
+const WANTED: [&[u8]; 6] = [b"href", b"rel", b"alt", b"http-equiv", b"content", b"src"];
+
+impl Sink for Collector {
+    fn start_tag(&mut self, name: &[u8]) {
+        self.tag.clear();
+        self.tag.extend_from_slice(name);
+        self.href = None;
+        self.rel.clear();
+        self.alt.clear();
+        self.http_equiv.clear();
+        self.content.clear();
+    }
+
+    fn attribute(&mut self, name: &[u8]) -> bool {
+        self.attr.clear();
+        self.attr.extend_from_slice(name);
+        WANTED.contains(&name)
+    }
+
+    fn reads_value(&self, name: &[u8]) -> bool {
+        WANTED.contains(&name)
+    }
+
+    fn attribute_value(&mut self, value: &[u8]) {
+        let v = String::from_utf8_lossy(value).into_owned();
+        match &self.attr[..] {
+            b"href" if self.href.is_none() => self.href = Some(v.trim().to_string()),
+            b"rel" => self.rel = v,
+            b"alt" => self.alt = v,
+            b"http-equiv" => self.http_equiv = v,
+            b"content" => self.content = v,
+            _ => {}
+        }
+    }
+
+    fn start_tag_end(&mut self, self_closing: bool) {
+        match &self.tag[..] {
+            b"a" => {
+                self.close_link();
+                if let Some(href) = self.href.take().filter(|h| !h.is_empty()) {
+                    if self.push(href, LinkKind::Anchor) && !self_closing {
+                        self.open = Some(self.out.links.len() - 1);
+                    }
+                }
+            }
+            b"img" if self.open.is_some() && self.image_alt.is_empty() => {
+                self.image_alt = std::mem::take(&mut self.alt);
+            }
+            b"base" if self.out.base.is_none() => self.out.base = self.href.take(),
+            b"link"
+                if self
+                    .rel
+                    .split_ascii_whitespace()
+                    .any(|r| r.eq_ignore_ascii_case("canonical")) =>
+            {
+                if let Some(href) = self.href.take().filter(|h| !h.is_empty()) {
+                    self.rel.clear();
+                    self.push(href, LinkKind::Canonical);
+                }
+            }
+            b"meta" if self.http_equiv.trim().eq_ignore_ascii_case("refresh") => {
+                if let Some(url) = refresh_target(&self.content) {
+                    self.rel.clear();
+                    self.push(url, LinkKind::Refresh);
+                }
+            }
+            b"script" | b"style" | b"template" if !self_closing => self.raw += 1,
+            _ => {}
+        }
+    }
+
+    fn end_tag(&mut self, name: &[u8]) {
+        match name {
+            b"a" => self.close_link(),
+            b"script" | b"style" | b"template" => self.raw = self.raw.saturating_sub(1),
+            _ => {}
+        }
+    }
+
+    fn doctype(&mut self) {}
+
+    fn text_mode(&self) -> TextMode {
+        if self.open.is_some() && self.raw == 0 {
+            TextMode::Pieces
+        } else {
+            TextMode::Drop
+        }
+    }
+
+    fn text(&mut self, text: &str) {
+        if self.text.len() < LINKS_MAX_ANCHOR_CHARS * 4 {
+            self.text.push_str(text);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn anchors_canonical_refresh_and_base_are_read_as_written() {
+        let html = r#"<html><head><base href="/root/"><link rel="canonical" href="https://e.example/a">
+            <meta http-equiv="Refresh" content="5; URL='next.html'">
+            <script>var s = "<a href='no'>no</a>";</script></head>
+            <body><a href="one.html">First   link
+            text</a> <a href="two.html" rel="nofollow ugc"><img src="x.png" alt="A picture"></a>
+            <a name="anchor-only">x</a><a href="">empty</a>
+            <a href="t?a=1&amp;b=2">amp &amp; more</a><A HREF="caps">Caps</A></body></html>"#;
+        let p = links_of(html);
+        assert_eq!(p.base.as_deref(), Some("/root/"));
+        let got: Vec<(&str, &str, bool, LinkKind)> = p
+            .links
+            .iter()
+            .map(|l| (l.href.as_str(), l.text.as_str(), l.nofollow, l.kind))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("https://e.example/a", "", false, LinkKind::Canonical),
+                ("next.html", "", false, LinkKind::Refresh),
+                ("one.html", "First link text", false, LinkKind::Anchor),
+                ("two.html", "A picture", true, LinkKind::Anchor),
+                ("t?a=1&b=2", "amp & more", false, LinkKind::Anchor),
+                ("caps", "Caps", false, LinkKind::Anchor),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_unclosed_link_ends_at_the_next_one_and_hostile_pages_stay_bounded() {
+        let p = links_of("<a href=a>one<a href=b>two");
+        assert_eq!(p.links[0].text, "one");
+        assert_eq!(p.links[1].text, "two");
+        let many = "<a href=x>y</a>".repeat(LINKS_MAX_PER_PAGE + 10);
+        assert_eq!(links_of(&many).links.len(), LINKS_MAX_PER_PAGE);
+        let long = format!("<a href=x>{}</a>", "w ".repeat(10 * LINKS_MAX_ANCHOR_CHARS));
+        assert!(links_of(&long).links[0].text.chars().count() <= LINKS_MAX_ANCHOR_CHARS);
+        assert_eq!(refresh_target("0;url="), None);
+        assert_eq!(refresh_target("3"), None);
+    }
+}
