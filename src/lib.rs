@@ -10,7 +10,6 @@ mod extract;
 mod get;
 mod index;
 mod merge;
-mod progress;
 mod query;
 mod records;
 mod reuse;
@@ -210,7 +209,7 @@ pub(crate) fn with_hooks<T>(
     quiet: bool,
     f: impl FnOnce(&crawlsift_pipeline::run::Hooks<'_>) -> crawlsift_pipeline::Result<T>,
 ) -> crawlsift_pipeline::Result<T> {
-    let progress = progress::Progress::hidden_if(quiet);
+    let progress = crawlsift_pipeline::progress_bar::TerminalProgress::hidden_if(quiet);
     let notice = |line: &str| {
         if !quiet {
             eprintln!("crawlsift {command}: {line}");

@@ -61,6 +61,7 @@ pub mod output;
 pub mod page;
 pub mod payloads;
 pub mod phrases;
+pub mod progress_bar;
 pub mod report;
 pub mod reuse;
 pub mod run;

@@ -1,6 +1,6 @@
-//! The progress bar on stderr: bytes of input read, documents per second and an ETA over the total
+//! The command line's progress bar on stderr: bytes of input read, documents per second and an ETA over the total
 //! input size. Hidden when stderr is not a terminal or with `--quiet`. It is the library's
-//! progress hook (`crawlsift_pipeline::run::Progress`): the run says when reading starts.
+//! progress hook ([`crate::run::Progress`]): the run says when reading starts.
 
 use std::io::IsTerminal;
 use std::sync::OnceLock;
@@ -12,15 +12,15 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 const PROGRESS_REFRESH: Duration = Duration::from_millis(200);
 
 /// A progress bar over input bytes, drawn from the first [`start`](Self::start).
-pub struct Progress {
+pub struct TerminalProgress {
     bar: OnceLock<ProgressBar>,
     quiet: bool,
 }
 
-impl Progress {
+impl TerminalProgress {
     /// A bar not yet drawn; hidden when `quiet` or stderr is not a terminal.
     pub fn hidden_if(quiet: bool) -> Self {
-        Progress {
+        TerminalProgress {
             bar: OnceLock::new(),
             quiet,
         }
@@ -43,7 +43,7 @@ impl Progress {
     }
 }
 
-impl crawlsift_pipeline::run::Progress for Progress {
+impl crate::run::Progress for TerminalProgress {
     fn start(&self, total: u64) {
         self.bar.get_or_init(|| self.make(total));
     }
