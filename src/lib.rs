@@ -9,6 +9,7 @@ mod dedup;
 mod extract;
 mod get;
 mod index;
+mod links;
 mod merge;
 mod query;
 mod records;
@@ -86,6 +87,9 @@ enum Command {
     /// their main text, datapackage.json) for ReplayWeb.page and pywb.
     #[command(after_help = EXIT_STATUS_HELP)]
     Wacz(rewrite::WaczArgs),
+    /// The web graph of archives: page and host graphs (cc-webgraph's layout) and anchor texts.
+    #[command(after_help = EXIT_STATUS_HELP)]
+    Links(rewrite::ArchivesOutArgs),
 }
 
 /// Set by the first Ctrl-C: readers stop, workers drain, and the command ends cleanly.
@@ -158,6 +162,7 @@ where
         Command::Check(args) => check::run(args),
         Command::Rewrite(args) => rewrite::run(args),
         Command::Wacz(args) => rewrite::run_wacz(args),
+        Command::Links(args) => links::run(args),
     };
     match result {
         Ok(code) => code.0,

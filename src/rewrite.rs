@@ -9,13 +9,14 @@ use crawlsift_common::limits::{REWRITE_MEMORY_DEFAULT, WACZ_PLAIN_INDEX_MAX_LINE
 use crawlsift_pipeline::run::rewrite::{self, OutCompression, RewriteRequest};
 use crawlsift_pipeline::run::wacz::{self, WaczRequest};
 
-/// Arguments of `crawlsift rewrite` and `crawlsift wacz`.
+/// Arguments of `crawlsift rewrite`, `crawlsift wacz` and `crawlsift links`.
 #[derive(Args, Debug)]
 pub struct ArchivesOutArgs {
     /// Archive files or directories (recursed in sorted order).
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
-    /// The output folder (`rewrite`: a NAME.warc.gz per input) or package (`wacz`: FILE.wacz).
+    /// The output folder (`rewrite`: a NAME.warc.gz per input; `links`: the graphs) or package
+    /// (`wacz`: FILE.wacz).
     #[arg(long, short = 'o')]
     pub out: PathBuf,
     /// Worker threads (default: all cores).

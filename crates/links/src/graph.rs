@@ -77,6 +77,11 @@ impl GraphBuilder {
         Self::default()
     }
 
+    /// Pages added so far.
+    pub fn pages(&self) -> u64 {
+        self.summary.pages
+    }
+
     fn id(&mut self, url: &str) -> Result<u32, LinksError> {
         if let Some(&id) = self.ids.get(url) {
             return Ok(id);

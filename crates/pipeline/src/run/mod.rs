@@ -18,6 +18,7 @@ pub mod dedup;
 pub mod extract;
 pub mod get;
 pub mod index;
+pub mod links;
 pub mod merge;
 pub mod pages;
 pub mod query;
