@@ -15,7 +15,7 @@ cc-webgraph writes its ranks file.
 * [`harmonic()`] ([`harmonic`](mod@harmonic)): Σ 1 / d(y, x) over the y reaching x, by one
   breadth-first search per vertex in parallel (n searches: exact, so capped at
   `limits::RANK_HARMONIC_EXACT_MAX_VERTICES`; HyperBall is future work).
-* [`write_ranks`], [`write_hits`] ([`write`]): `DIR/ranks.txt.gz` in cc-webgraph's format
+* [`write_ranks`], [`write_hits`] ([`write`](mod@write)): `DIR/ranks.txt.gz` in cc-webgraph's format
   (`#harmonicc_pos #harmonicc_val #pr_pos #pr_val #host_rev`) and `DIR/hits.txt.gz`, each
   appearing whole or not at all.
 

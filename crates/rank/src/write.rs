@@ -1,15 +1,17 @@
 //! The ranks files, in cc-webgraph's layout (`process_webgraph.sh`'s `GRAPH-ranks.txt.gz`,
 //! written by its `JoinSortRanks`):
 //!
-//! - `DIR/ranks.txt.gz`: a header `#harmonicc_pos	#harmonicc_val	#pr_pos	#pr_val	#host_rev`,
-//!   then one tab-separated line per vertex: its position by harmonic centrality, the value, its
+//! - `DIR/ranks.txt.gz`: a header line of five tab-separated names,
+//!   `#harmonicc_pos #harmonicc_val #pr_pos #pr_val #host_rev` ([`RANKS_HEADER`]), then one
+//!   tab-separated line per vertex: its position by harmonic centrality, the value, its
 //!   position by PageRank, the value, and its name. Positions run from 1 (the largest value);
 //!   equal values are ordered by vertex id, the lower id first, so every position is held
 //!   once (cc-webgraph sorts with the same tie rule). Lines are in harmonic-centrality position
 //!   order. The last column is called `#host_rev` as in cc-webgraph whatever the names are
 //!   (a reversed host name in a host graph, a URL in a page graph).
 //! - `DIR/hits.txt.gz` (not a cc-webgraph file): the same shape for HITS,
-//!   `#hub_pos	#hub_val	#authority_pos	#authority_val	#host_rev`, in hub position order.
+//!   `#hub_pos #hub_val #authority_pos #authority_val #host_rev` ([`HITS_HEADER`]), in hub
+//!   position order.
 //!
 //! Values are written as the shortest decimal that reads back as the same f64 (Rust's `{:?}`:
 //! `0.25`, `3.0`, `1.5e-7`), so they round-trip exactly. cc-webgraph writes harmonic centrality

@@ -39,8 +39,11 @@ const VERTICES: &str =
 // 0 <-> 1, 1 -> 2, 2 -> 2 (self-loop), 2 -> 0, 3 -> 0 and 3 -> 2; 4 has no edge; 3 none in.
 const EDGES: &str = "0\t1\n1\t0\n1\t2\n2\t0\n2\t2\n3\t0\n3\t2";
 
-/// The rows of a ranks file: header, then (pos1, val1, pos2, val2, name).
-fn rows(text: &str) -> (String, Vec<(usize, f64, usize, f64, String)>) {
+/// A line of a ranks file: (pos1, val1, pos2, val2, name).
+type Row = (usize, f64, usize, f64, String);
+
+/// The header and rows of a ranks file.
+fn rows(text: &str) -> (String, Vec<Row>) {
     let mut lines = text.lines();
     let header = lines.next().unwrap().to_string();
     let rows = lines
