@@ -13,8 +13,8 @@
 //! the order of SciPy's sparse product, so values agree with networkx's to the last bits or
 //! nearly. One thread, in a fixed order: the same bits every run.
 //!
-//! Memory: the graph's in-adjacency and 3 f64 arrays of n (x, x' and 1 / outdeg), 24 bytes a
-//! vertex; each iteration reads every edge once.
+//! Memory: the graph's in-adjacency, 3 f64 arrays of n (x, x' and 1 / outdeg), 24 bytes a
+//! vertex, and the dangling vertices' ids (4 bytes each); each iteration reads every edge once.
 
 use crate::error::RankError;
 use crate::graph::Graph;
