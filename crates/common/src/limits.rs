@@ -749,3 +749,18 @@ pub const LINKS_MAX_PER_PAGE: usize = 10_000;
 
 /// Most characters of one link's anchor text kept (the start of a longer one).
 pub const LINKS_MAX_ANCHOR_CHARS: usize = 256;
+
+// --- link analysis (crates/rank) -----------------------------------------------------------------
+
+/// Longest line of a graph's `vertices.txt.gz` or `edges.txt.gz` (cc-webgraph's text layout),
+/// newline included: a vertex name is a URL or a reversed host name, some KiB at most in real
+/// crawls; a longer line is damage or hostile input, reported with its file and line, and never
+/// held whole.
+pub const RANK_MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Most vertices whose harmonic centrality is computed exactly (one breadth-first search per
+/// vertex: n searches of O(n + m) steps each, so 100,000 vertices of 10 edges each are about
+/// 10^11 steps, minutes on two cores). A larger graph is refused with an error saying so: its
+/// harmonic centrality needs HyperBall's approximate counters (as cc-webgraph runs it), which
+/// crawlsift does not have yet.
+pub const RANK_HARMONIC_EXACT_MAX_VERTICES: usize = 100_000;
