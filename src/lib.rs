@@ -23,18 +23,7 @@ use clap::{Parser, Subcommand};
 use crawlsift_pipeline::ReadTally;
 
 /// The exit statuses, the same for every command (`--help` shows them).
-pub const EXIT_STATUS_HELP: &str = "\
-Exit status:
-  0    finished cleanly
-  1    fatal: an input cannot be opened, an output cannot be written or already exists
-       (without --force), or the run was aborted. Outputs are checked, and a missing input
-       path is found, before anything is read; a file that exists but cannot be read is
-       reported, the other inputs are still read and the outputs written.
-  2    usage error: a bad argument or option
-  3    finished, but some input was not an archive (skipped), some records had errors, or
-       digests did not match (--verify-digests), each counted in the summary and report.
-       The same file given twice is read once, with a warning (no status of its own).
-  130  stopped by Ctrl-C (dedup: the same command again resumes the run)";
+pub use crawlsift_pipeline::run::EXIT_STATUS_HELP;
 
 /// Read web crawls (WARC, ARC, TREC), extract main text and cluster duplicate documents.
 #[derive(Parser, Debug)]
@@ -90,6 +79,9 @@ enum Command {
     /// The web graph of archives: page and host graphs (cc-webgraph's layout) and anchor texts.
     #[command(after_help = EXIT_STATUS_HELP)]
     Links(rewrite::ArchivesOutArgs),
+    /// PageRank, HITS and harmonic centrality of a graph `crawlsift links` wrote.
+    #[command(after_help = EXIT_STATUS_HELP)]
+    Rank(links::RankArgs),
 }
 
 /// Set by the first Ctrl-C: readers stop, workers drain, and the command ends cleanly.
@@ -163,6 +155,7 @@ where
         Command::Rewrite(args) => rewrite::run(args),
         Command::Wacz(args) => rewrite::run_wacz(args),
         Command::Links(args) => links::run(args),
+        Command::Rank(args) => links::run_rank(args),
     };
     match result {
         Ok(code) => code.0,

@@ -1,10 +1,13 @@
-//! `crawlsift links`: the web graph of archives (page and host graphs in cc-webgraph's layout,
-//! the anchor text each URL is given). The work is `crawlsift_pipeline::run::links`'s; this
-//! module turns the arguments into its request and prints the summary.
+//! `crawlsift links` (the web graph of archives: page and host graphs in cc-webgraph's layout,
+//! the anchor text each URL is given) and `crawlsift rank` (PageRank, HITS and harmonic
+//! centrality of one of those graphs). The work is `crawlsift_pipeline::run::links`' and
+//! `::rank`'s; this module turns the arguments into their requests and prints the summaries.
 
 use crate::rewrite::ArchivesOutArgs;
 use crate::ExitCode;
 use crawlsift_pipeline::run::links::{self, LinksRequest};
+use crawlsift_pipeline::run::rank::{self, RankRequest};
+use std::path::PathBuf;
 
 /// Runs `crawlsift links`.
 pub fn run(args: ArchivesOutArgs) -> anyhow::Result<ExitCode> {
@@ -19,4 +22,43 @@ pub fn run(args: ArchivesOutArgs) -> anyhow::Result<ExitCode> {
         eprintln!("crawlsift links: {}", done.summary());
     }
     Ok(crate::exit_code(crate::cancelled(), &done.tally))
+}
+
+/// Arguments of `crawlsift rank`.
+#[derive(clap::Args, Debug)]
+pub struct RankArgs {
+    /// A `crawlsift links` output folder: its host graph is ranked (`--pages`: its page graph).
+    pub dir: PathBuf,
+    /// Rank the page graph instead of the host graph.
+    #[arg(long)]
+    pub pages: bool,
+    /// PageRank's damping factor.
+    #[arg(long, default_value_t = 0.85)]
+    pub damping: f64,
+    /// Convergence tolerance of PageRank and HITS, per vertex (networkx's `tol`).
+    #[arg(long, default_value_t = 1e-9)]
+    pub tolerance: f64,
+    /// Threads for harmonic centrality (default: all cores).
+    #[arg(long, short = 'j', value_parser = crate::threads_arg)]
+    pub threads: Option<usize>,
+    /// No summary on standard error.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// Runs `crawlsift rank`.
+pub fn run_rank(args: RankArgs) -> anyhow::Result<ExitCode> {
+    let req = RankRequest {
+        dir: args.dir,
+        pages: args.pages,
+        damping: args.damping,
+        tolerance: args.tolerance,
+        max_iterations: 100_000,
+        threads: crate::threads(args.threads),
+    };
+    let done = crate::with_hooks("rank", args.quiet, |h| rank::run(&req, h))?;
+    if !args.quiet {
+        eprintln!("crawlsift rank: {}", done.summary());
+    }
+    Ok(ExitCode::SUCCESS)
 }

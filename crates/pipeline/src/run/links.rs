@@ -154,7 +154,10 @@ pub fn run(req: &LinksRequest, hooks: &Hooks<'_>) -> Result<LinksOutcome> {
     hooks.progress.start(inputs.total_bytes());
     let map = |_: &mut (), batch: Vec<Record>| {
         let last = batch.last().map(|r| (r.pos.file, r.read_to));
-        (batch.iter().filter_map(page_links).collect::<Vec<_>>(), last)
+        (
+            batch.iter().filter_map(page_links).collect::<Vec<_>>(),
+            last,
+        )
     };
     let mut graph = GraphBuilder::new();
     let mut done = LinksOutcome::default();
@@ -193,8 +196,7 @@ pub fn run(req: &LinksRequest, hooks: &Hooks<'_>) -> Result<LinksOutcome> {
     done.graph = graph.write(&req.out).map_err(links_error)?;
     let mut f = output::AtomicFile::create(&req.out.join("links-report.json"))?;
     serde_json::to_writer_pretty(&mut f, &done)?;
-    std::io::Write::write_all(&mut f, b"\n")
-        .map_err(|e| Error::io("writing", &req.out, e))?;
+    std::io::Write::write_all(&mut f, b"\n").map_err(|e| Error::io("writing", &req.out, e))?;
     f.commit()?;
     Ok(done)
 }

@@ -22,6 +22,7 @@ pub mod links;
 pub mod merge;
 pub mod pages;
 pub mod query;
+pub mod rank;
 pub mod read;
 pub mod records;
 pub mod reuse;
@@ -44,6 +45,21 @@ pub trait Progress: Sync {
     /// The reading is over.
     fn finish(&self) {}
 }
+
+/// The command line's exit statuses, the same for every command (`--help` shows them): how a
+/// run's outcome (its [`ReadTally`](crate::ReadTally), an error, Ctrl-C) reads as a status.
+pub const EXIT_STATUS_HELP: &str = "\
+Exit status:
+  0    finished cleanly
+  1    fatal: an input cannot be opened, an output cannot be written or already exists
+       (without --force), or the run was aborted. Outputs are checked, and a missing input
+       path is found, before anything is read; a file that exists but cannot be read is
+       reported, the other inputs are still read and the outputs written.
+  2    usage error: a bad argument or option
+  3    finished, but some input was not an archive (skipped), some records had errors, or
+       digests did not match (--verify-digests), each counted in the summary and report.
+       The same file given twice is read once, with a warning (no status of its own).
+  130  stopped by Ctrl-C (dedup: the same command again resumes the run)";
 
 /// A run that shows no progress.
 pub struct NoProgress;
