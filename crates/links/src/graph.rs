@@ -8,11 +8,11 @@
 //! the host graph holds the links between two hosts. The outputs depend only on the inputs'
 //! order, never on the thread count.
 //!
-//! Memory, all held until written: each distinct URL (its text and some 40 bytes), 8 bytes an
-//! edge, each distinct (target, anchor text) pair (its text and some 50 bytes). A crawl's graph
+//! Memory, all held until written: each distinct URL (its text once and some 40 bytes), 8 bytes
+//! an edge, each distinct (target, anchor text) pair (its text and some 50 bytes). A crawl's graph
 //! larger than memory (edges spilled in sorted runs) is not done yet.
 
-use std::collections::HashMap;
+use hashbrown::{HashMap, HashTable};
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
@@ -27,7 +27,7 @@ use crate::LinksError;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Link<'a> {
     /// The target, resolved and normalised ([`crate::resolve`]).
-    pub url: String,
+    pub url: &'a str,
     /// Its anchor text (empty for none).
     pub text: &'a str,
     /// `rel=nofollow`.
@@ -57,9 +57,11 @@ pub struct GraphSummary {
 }
 
 /// The graphs being gathered.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct GraphBuilder {
-    ids: HashMap<String, u32>,
+    /// URL ids, looked up by the URL's text in `names` (each URL held once).
+    ids: HashTable<u32>,
+    hasher: hashbrown::DefaultHashBuilder,
     names: Vec<String>,
     /// Host id of each URL id.
     url_host: Vec<u32>,
@@ -83,7 +85,10 @@ impl GraphBuilder {
     }
 
     fn id(&mut self, url: &str) -> Result<u32, LinksError> {
-        if let Some(&id) = self.ids.get(url) {
+        use std::hash::BuildHasher;
+        let hash = self.hasher.hash_one(url);
+        let names = &self.names;
+        if let Some(&id) = self.ids.find(hash, |&i| names[i as usize] == url) {
             return Ok(id);
         }
         let id = u32::try_from(self.names.len()).map_err(|_| LinksError::TooManyVertices)?;
@@ -93,7 +98,9 @@ impl GraphBuilder {
         if h == next {
             self.host_names.push(host);
         }
-        self.ids.insert(url.to_string(), id);
+        let (names, hasher) = (&self.names, &self.hasher);
+        self.ids
+            .insert_unique(hash, id, |&i| hasher.hash_one(&names[i as usize]));
         self.names.push(url.to_string());
         self.url_host.push(h);
         Ok(id)
@@ -110,14 +117,22 @@ impl GraphBuilder {
         for l in links {
             self.summary.links += 1;
             self.summary.nofollow += u64::from(l.nofollow);
-            let dst = self.id(&l.url)?;
+            let dst = self.id(l.url)?;
             if dst != src {
                 self.edges.push((src, dst));
             }
             let text = l.text.trim();
             if !text.is_empty() {
                 let same = self.url_host[src as usize] == self.url_host[dst as usize];
-                self.anchors.entry((dst, text.to_string())).or_default()[usize::from(same)] += 1;
+                let key = AnchorKey(dst, text);
+                match self.anchors.get_mut(&key) {
+                    Some(n) => n[usize::from(same)] += 1,
+                    None => {
+                        let mut n = [0u64; 2];
+                        n[usize::from(same)] = 1;
+                        self.anchors.insert((dst, text.to_string()), n);
+                    }
+                }
             }
         }
         Ok(())
@@ -226,6 +241,23 @@ impl GraphBuilder {
     }
 }
 
+/// A (target, anchor text) key looked up without making its `String`: hashes as the tuple
+/// `(u32, String)` does.
+struct AnchorKey<'a>(u32, &'a str);
+
+impl std::hash::Hash for AnchorKey<'_> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.0.hash(h);
+        self.1.hash(h);
+    }
+}
+
+impl hashbrown::Equivalent<(u32, String)> for AnchorKey<'_> {
+    fn equivalent(&self, key: &(u32, String)) -> bool {
+        self.0 == key.0 && self.1 == key.1
+    }
+}
+
 #[derive(Serialize)]
 struct AnchorLine<'a> {
     url: &'a str,
@@ -257,7 +289,9 @@ impl GzWriter {
         let f = AtomicFile::create(path).map_err(io)?;
         Ok(GzWriter {
             path: path.to_path_buf(),
-            gz: GzEncoder::new(BufWriter::new(f), flate2::Compression::new(6)),
+            // Level 1: the graph's files are written once and read by tools that stream them;
+            // stronger levels cost more time than the size they save is worth here.
+            gz: GzEncoder::new(BufWriter::new(f), flate2::Compression::new(1)),
         })
     }
 
@@ -321,9 +355,9 @@ mod tests {
         s
     }
 
-    fn link(url: &str, text: &'static str) -> Link<'static> {
+    fn link(url: &'static str, text: &'static str) -> Link<'static> {
         Link {
-            url: url.to_string(),
+            url,
             text,
             nofollow: false,
         }

@@ -174,7 +174,7 @@ pub fn run(req: &LinksRequest, hooks: &Hooks<'_>) -> Result<LinksOutcome> {
                 done.redirects += u64::from(p.redirect);
                 done.unresolved += p.unresolved;
                 let links = p.links.iter().map(|(url, text, nofollow)| Link {
-                    url: url.clone(),
+                    url,
                     text,
                     nofollow: *nofollow,
                 });
