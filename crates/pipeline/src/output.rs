@@ -113,6 +113,23 @@ pub fn check_writable(target: &Path) -> Result<()> {
     AtomicFile::create_raw(target).map(drop)
 }
 
+/// Refuses to overwrite any of `paths` that exists, unless `force`: the error names the first.
+pub fn refuse_existing<P: AsRef<Path>>(
+    paths: impl IntoIterator<Item = P>,
+    force: bool,
+) -> Result<()> {
+    for p in paths {
+        let p = p.as_ref();
+        if p.exists() && !force {
+            return Err(crate::Error::failed(format!(
+                "{} already exists (--force overwrites it)",
+                p.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Creates the directory `dir` if missing and checks that files can be created in it (a probe
 /// file, removed at once): the error names `dir`, as the user gave it.
 pub fn writable_dir(dir: &Path) -> Result<()> {

@@ -271,11 +271,16 @@ impl Builder {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn names(n: usize) -> Names {
         (0..n).map(|v| format!("v{v}")).collect()
+    }
+
+    /// A graph of `n` vertices named `v0`, `v1`, ... and `edges`, for the ranks' tests.
+    pub(crate) fn graph(n: usize, edges: &[(u32, u32)]) -> Graph {
+        Graph::from_edges(names(n), edges).unwrap()
     }
 
     #[test]

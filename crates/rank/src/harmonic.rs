@@ -94,12 +94,8 @@ impl Search {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::Names;
 
-    fn graph(n: usize, edges: &[(u32, u32)]) -> Graph {
-        let names: Names = (0..n).map(|v| format!("v{v}")).collect();
-        Graph::from_edges(names, edges).unwrap()
-    }
+    use crate::graph::tests::graph;
 
     #[test]
     fn a_cycle_gives_every_vertex_the_same_value() {

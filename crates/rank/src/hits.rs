@@ -111,12 +111,8 @@ fn scale(values: &mut [f64], by: f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::Names;
 
-    fn graph(n: usize, edges: &[(u32, u32)]) -> Graph {
-        let names: Names = (0..n).map(|v| format!("v{v}")).collect();
-        Graph::from_edges(names, edges).unwrap()
-    }
+    use crate::graph::tests::graph;
 
     #[test]
     fn a_cycle_has_equal_hubs_and_authorities() {

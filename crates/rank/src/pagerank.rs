@@ -95,12 +95,8 @@ pub(crate) fn check_tolerance(algorithm: &str, tolerance: f64) -> Result<(), Ran
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::Names;
 
-    fn graph(n: usize, edges: &[(u32, u32)]) -> Graph {
-        let names: Names = (0..n).map(|v| format!("v{v}")).collect();
-        Graph::from_edges(names, edges).unwrap()
-    }
+    use crate::graph::tests::graph;
 
     fn close(a: &[f64], b: &[f64]) {
         assert_eq!(a.len(), b.len());

@@ -138,15 +138,7 @@ fn page_links(rec: &Record) -> Option<PageOut> {
 pub fn run(req: &LinksRequest, hooks: &Hooks<'_>) -> Result<LinksOutcome> {
     let inputs = InputSet::expand(&req.inputs)?;
     output::writable_dir(&req.out)?;
-    for f in LINKS_OUTPUTS {
-        let path = req.out.join(f);
-        if path.exists() && !req.force {
-            return Err(Error::failed(format!(
-                "{} already exists (--force overwrites it)",
-                path.display()
-            )));
-        }
-    }
+    output::refuse_existing(LINKS_OUTPUTS.map(|f| req.out.join(f)), req.force)?;
     let cfg = ReaderConfig {
         threads: req.threads,
         ..ReaderConfig::default()

@@ -79,15 +79,10 @@ pub fn run(req: &ReuseRequest, hooks: &Hooks<'_>, quiet: bool) -> Result<ReuseOu
     };
     output::writable_dir(&req.out)?;
     let target = req.out.join(REUSE_FILE);
-    for file in [REUSE_FILE, STORIES_FILE] {
-        let path = req.out.join(file);
-        if path.exists() && !req.force {
-            return Err(Error::failed(format!(
-                "{} already exists (--force overwrites it)",
-                path.display()
-            )));
-        }
-        output::check_writable(&path)?;
+    let outputs = [REUSE_FILE, STORIES_FILE].map(|f| req.out.join(f));
+    output::refuse_existing(&outputs, req.force)?;
+    for path in &outputs {
+        output::check_writable(path)?;
     }
     hooks.progress.start(inputs.total_bytes());
     let settings = ReuseSettings {

@@ -358,15 +358,8 @@ pub fn run(req: &RewriteRequest, hooks: &Hooks<'_>) -> Result<Rewritten> {
     };
     let names = out_names(&inputs, ext);
     let report = [REWRITE_REPORT.to_string()];
-    for n in names.iter().chain(report.iter().filter(|_| req.report)) {
-        let target = req.out.join(n);
-        if target.exists() && !req.force {
-            return Err(Error::failed(format!(
-                "{} already exists (--force overwrites it)",
-                target.display()
-            )));
-        }
-    }
+    let outputs = names.iter().chain(report.iter().filter(|_| req.report));
+    output::refuse_existing(outputs.map(|n| req.out.join(n)), req.force)?;
     let cfg = ReaderConfig {
         threads: req.threads,
         verify_digests: true,

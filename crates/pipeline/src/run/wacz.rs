@@ -98,12 +98,7 @@ struct Resource {
 
 /// Packs the inputs into `req.out` (see the module doc).
 pub fn run(req: &WaczRequest, hooks: &Hooks<'_>) -> Result<Packed> {
-    if req.out.exists() && !req.force {
-        return Err(Error::failed(format!(
-            "{} already exists (--force overwrites it)",
-            req.out.display()
-        )));
-    }
+    crate::output::refuse_existing([&req.out], req.force)?;
     let parent = match req.out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
