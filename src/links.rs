@@ -38,6 +38,10 @@ pub struct RankArgs {
     /// Convergence tolerance of PageRank and HITS, per vertex (networkx's `tol`).
     #[arg(long, default_value_t = 1e-9)]
     pub tolerance: f64,
+    /// A dedup run's clusters.jsonl of the same archives: also rank the page graph with
+    /// duplicates collapsed into their representative (into pages/collapsed/).
+    #[arg(long, value_name = "FILE")]
+    pub clusters: Option<PathBuf>,
     /// Threads for harmonic centrality (default: all cores).
     #[arg(long, short = 'j', value_parser = crate::threads_arg)]
     pub threads: Option<usize>,
@@ -55,6 +59,7 @@ pub fn run_rank(args: RankArgs) -> anyhow::Result<ExitCode> {
         tolerance: args.tolerance,
         max_iterations: 100_000,
         threads: crate::threads(args.threads),
+        clusters: args.clusters,
     };
     let done = crate::with_hooks("rank", args.quiet, |h| rank::run(&req, h))?;
     if !args.quiet {

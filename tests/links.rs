@@ -146,3 +146,73 @@ fn a_crawls_links_become_page_and_host_graphs_with_anchor_texts_and_ranks() {
     crawlsift_ok(&["rank", g.to_str().unwrap(), "-q", "--pages"], 0);
     assert!(g.join("pages/ranks.txt.gz").exists());
 }
+
+/// `rank --clusters`: a page and its mirror on another host (one `dedup` cluster) are one vertex
+/// of the collapsed page graph: the mirror's link to a target is its representative's (counted
+/// once), a link to the mirror goes to the representative.
+#[test]
+fn duplicates_collapse_into_their_representative_before_ranking() {
+    let html = "Content-Type: text/html; charset=utf-8\r\n";
+    let article: String = (0..150).map(|i| format!("word{i} ")).collect();
+    let page = |extra: &str| {
+        format!("<html><body><article><p>{article}</p></article>{extra}</body></html>")
+    };
+    let mut warc = response(
+        "http://a.example/story",
+        "200 OK",
+        html,
+        &page(r#"<a href="http://t.example/">target</a>"#),
+    );
+    warc += &response(
+        "http://mirror.example/story",
+        "200 OK",
+        html,
+        &page(r#"<a href="http://t.example/">target</a>"#),
+    );
+    warc += &response(
+        "http://y.example/",
+        "200 OK",
+        html,
+        r#"<a href="http://mirror.example/story">the story</a>"#,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("crawl.warc");
+    std::fs::write(&input, &warc).unwrap();
+    let (i, g, d) = (
+        input.to_str().unwrap(),
+        dir.path().join("g"),
+        dir.path().join("d"),
+    );
+    crawlsift_ok(&["links", i, "--out", g.to_str().unwrap(), "-q"], 0);
+    crawlsift_ok(&["dedup", i, "--out", d.to_str().unwrap(), "-q"], 0);
+    let clusters = d.join("clusters.jsonl");
+    assert_eq!(
+        json_lines(&clusters).len(),
+        1,
+        "the page and its mirror cluster"
+    );
+    let out = crawlsift_ok(
+        &[
+            "rank",
+            g.to_str().unwrap(),
+            "--clusters",
+            clusters.to_str().unwrap(),
+        ],
+        0,
+    );
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("1 pages merged"), "{said}");
+    let ranks = gunzip(&g.join("pages/collapsed/ranks.txt.gz"));
+    let names: Vec<&str> = ranks
+        .lines()
+        .skip(1)
+        .map(|l| l.rsplit('\t').next().unwrap())
+        .collect();
+    assert_eq!(names.len(), 3, "{ranks}");
+    assert!(
+        names.contains(&"http://a.example/story")
+            && !names.contains(&"http://mirror.example/story")
+    );
+    // The full page graph is ranked too, every page in it.
+    assert_eq!(gunzip(&g.join("pages/ranks.txt.gz")).lines().count(), 5);
+}

@@ -35,6 +35,7 @@ assert_eq!(harmonic(&graph, 2).unwrap(), vec![1.5; 3]);
 
 #![deny(missing_docs)]
 
+pub mod collapse;
 pub mod error;
 pub mod graph;
 pub mod harmonic;
@@ -43,6 +44,7 @@ pub mod layout;
 pub mod pagerank;
 pub mod write;
 
+pub use collapse::{collapse, movement, Collapsed, Movement};
 pub use error::{Fault, RankError};
 pub use graph::{Graph, Names};
 pub use harmonic::harmonic;

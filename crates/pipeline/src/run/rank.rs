@@ -4,10 +4,19 @@
 //! harmonic centrality (refused past `RANK_HARMONIC_EXACT_MAX_VERTICES`; the other ranks are
 //! still written), into `ranks.txt.gz` (cc-webgraph's `#harmonicc_pos #harmonicc_val #pr_pos
 //! #pr_val #host_rev`) and `hits.txt.gz` beside the graph ([`crawlsift_rank`]).
+//!
+//! With a `dedup` run's `clusters.jsonl` over the same archives, the page graph is also ranked
+//! with duplicates collapsed into their cluster's representative ([`crawlsift_rank::collapse`]:
+//! a copy's links are its representative's, links to a copy go to the representative, each
+//! distinct link counted once, so a mirror casts no extra votes); its ranks go to
+//! `pages/collapsed/`, and the summary says how far PageRank moved.
 
 use std::path::PathBuf;
 
-use crawlsift_rank::{harmonic, hits, pagerank, read_graph, write_hits, write_ranks, RankError};
+use crawlsift_rank::{
+    collapse, harmonic, hits, movement, pagerank, read_graph, write_hits, write_ranks, Graph,
+    Movement, RankError,
+};
 use serde::Serialize;
 
 use super::Hooks;
@@ -28,6 +37,21 @@ pub struct RankRequest {
     pub max_iterations: usize,
     /// Threads for harmonic centrality.
     pub threads: usize,
+    /// A `dedup` run's `clusters.jsonl`: rank the page graph with duplicates collapsed too.
+    pub clusters: Option<PathBuf>,
+}
+
+/// What collapsing duplicates did to the page graph and its PageRank.
+#[derive(Debug, Serialize)]
+pub struct CollapsedRanks {
+    /// Page vertices merged into their representative.
+    pub merged: usize,
+    /// Vertices and edges of the collapsed graph.
+    pub vertices: usize,
+    /// Edges.
+    pub edges: usize,
+    /// How far PageRank moved, over the vertices kept.
+    pub pagerank: Movement,
 }
 
 /// What a `rank` run did.
@@ -43,6 +67,8 @@ pub struct Ranked {
     pub iterations: (usize, usize),
     /// The vertices of highest PageRank (name, value), at most ten.
     pub top: Vec<(String, f64)>,
+    /// With clusters: the collapsed graph's figures.
+    pub collapsed: Option<CollapsedRanks>,
 }
 
 impl Ranked {
@@ -53,8 +79,22 @@ impl Ranked {
             .iter()
             .map(|(n, v)| format!("  {v:.6}  {n}"))
             .collect();
+        let collapsed = match &self.collapsed {
+            Some(c) => format!(
+                "\nduplicates collapsed: {} pages merged into their representatives, {} vertices \
+                 and {} edges left; PageRank over the pages kept: Spearman {:.4}, mean position \
+                 change {:.1}, {} of the ten highest still among them",
+                c.merged,
+                c.vertices,
+                c.edges,
+                c.pagerank.spearman,
+                c.pagerank.mean_position_change,
+                c.pagerank.top10_kept
+            ),
+            None => String::new(),
+        };
         format!(
-            "{}: {} vertices, {} edges; PageRank in {} iterations, HITS in {}; highest PageRank:\n{}",
+            "{}: {} vertices, {} edges; PageRank in {} iterations, HITS in {}; highest PageRank:\n{}{collapsed}",
             self.graph.display(),
             self.vertices,
             self.edges,
@@ -74,20 +114,14 @@ pub fn run(req: &RankRequest, hooks: &Hooks<'_>) -> Result<Ranked> {
             "--damping must be in (0, 1) and --tolerance above 0".into(),
         ));
     }
-    let dir = req.dir.join(if req.pages { "pages" } else { "hosts" });
+    let pages = req.pages || req.clusters.is_some();
+    let dir = req.dir.join(if pages { "pages" } else { "hosts" });
     let err = |e: RankError| Error::failed(e.to_string());
     let graph = read_graph(&dir).map_err(err)?;
     let (pr, pr_iterations) =
         pagerank(&graph, req.damping, req.tolerance, req.max_iterations).map_err(err)?;
     let h = hits(&graph, req.tolerance, req.max_iterations).map_err(err)?;
-    let hc = match harmonic(&graph, req.threads) {
-        Ok(hc) => hc,
-        Err(e @ RankError::TooLargeForExact { .. }) => {
-            (hooks.notice)(&format!("{e}; ranks.txt.gz gives 0 for it"));
-            vec![0.0; graph.vertices()]
-        }
-        Err(e) => return Err(err(e)),
-    };
+    let hc = harmonic_or_zero(&graph, req.threads, hooks)?;
     write_ranks(&dir, graph.names(), &pr, &hc).map_err(err)?;
     write_hits(&dir, graph.names(), &h.hubs, &h.authorities).map_err(err)?;
     let top = crawlsift_rank::rank_order(&pr)
@@ -98,11 +132,115 @@ pub fn run(req: &RankRequest, hooks: &Hooks<'_>) -> Result<Ranked> {
             (name.to_string(), pr[v as usize])
         })
         .collect();
+    let collapsed = match &req.clusters {
+        Some(c) => Some(rank_collapsed(req, &graph, &pr, c, &dir, hooks)?),
+        None => None,
+    };
     Ok(Ranked {
         graph: dir,
         vertices: graph.vertices(),
         edges: graph.edges(),
         iterations: (pr_iterations, h.iterations),
         top,
+        collapsed,
+    })
+}
+
+/// Harmonic centrality, or 0 for every vertex (with a notice) where the graph is too large for
+/// the exact computation.
+fn harmonic_or_zero(graph: &Graph, threads: usize, hooks: &Hooks<'_>) -> Result<Vec<f64>> {
+    match harmonic(graph, threads) {
+        Ok(hc) => Ok(hc),
+        Err(e @ RankError::TooLargeForExact { .. }) => {
+            (hooks.notice)(&format!("{e}; ranks.txt.gz gives 0 for it"));
+            Ok(vec![0.0; graph.vertices()])
+        }
+        Err(e) => Err(Error::failed(e.to_string())),
+    }
+}
+
+/// Each page vertex's representative from `clusters.jsonl`: members' URLs (normalised as
+/// `links` normalises them) point to their representative's vertex; pages in no cluster, or
+/// whose representative is no vertex, are their own.
+fn representatives(graph: &Graph, clusters: &std::path::Path) -> Result<Vec<u32>> {
+    let text = std::fs::read_to_string(clusters)
+        .map_err(|e| Error::io("reading the clusters", clusters, e))?;
+    let norm = |u: &str| {
+        crawlsift_links::page_base(u, None).and_then(|b| crawlsift_links::resolve(&b, b.as_str()))
+    };
+    let ids: std::collections::HashMap<&str, u32> = graph
+        .names()
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n, i as u32))
+        .collect();
+    let mut rep: Vec<u32> = (0..graph.vertices() as u32).collect();
+    for (n, line) in text.lines().enumerate() {
+        let bad = || {
+            Error::Usage(format!(
+                "{} line {}: not a clusters.jsonl line",
+                clusters.display(),
+                n + 1
+            ))
+        };
+        let v: serde_json::Value = serde_json::from_str(line).map_err(|_| bad())?;
+        let members = v["members"].as_array().ok_or_else(bad)?;
+        let vertex = |m: &serde_json::Value| {
+            m["url"]
+                .as_str()
+                .and_then(norm)
+                .and_then(|u| ids.get(u.as_str()).copied())
+        };
+        let Some(r) = members.first().and_then(vertex) else {
+            continue;
+        };
+        for m in &members[1..] {
+            if let Some(x) = vertex(m) {
+                if x != r && rep[x as usize] == x {
+                    rep[x as usize] = r;
+                }
+            }
+        }
+    }
+    // No chains: a representative merged into another keeps itself, and so do its members.
+    for v in 0..rep.len() {
+        let r = rep[v] as usize;
+        if rep[r] as usize != r {
+            rep[v] = v as u32;
+        }
+    }
+    for v in 0..rep.len() {
+        let r = rep[v] as usize;
+        if rep[r] as usize != r {
+            rep[v] = v as u32;
+        }
+    }
+    Ok(rep)
+}
+
+/// Ranks the page graph with duplicates collapsed into `dir/collapsed/` and compares.
+fn rank_collapsed(
+    req: &RankRequest,
+    graph: &Graph,
+    pr: &[f64],
+    clusters: &std::path::Path,
+    dir: &std::path::Path,
+    hooks: &Hooks<'_>,
+) -> Result<CollapsedRanks> {
+    let err = |e: RankError| Error::failed(e.to_string());
+    let rep = representatives(graph, clusters)?;
+    let c = collapse(graph, &rep).map_err(err)?;
+    let (cpr, _) =
+        pagerank(&c.graph, req.damping, req.tolerance, req.max_iterations).map_err(err)?;
+    let chc = harmonic_or_zero(&c.graph, req.threads, hooks)?;
+    let out = dir.join("collapsed");
+    std::fs::create_dir_all(&out).map_err(|e| Error::io("creating", &out, e))?;
+    write_ranks(&out, c.graph.names(), &cpr, &chc).map_err(err)?;
+    let kept: Vec<bool> = (0..rep.len()).map(|v| rep[v] as usize == v).collect();
+    Ok(CollapsedRanks {
+        merged: kept.iter().filter(|k| !**k).count(),
+        vertices: c.graph.vertices(),
+        edges: c.graph.edges(),
+        pagerank: movement(pr, &cpr, &c.into, &kept),
     })
 }
