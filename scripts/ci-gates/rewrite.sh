@@ -23,7 +23,7 @@ trap 'rm -rf "$work"' EXIT
 import json, os, subprocess, sys
 from warcio.archiveiterator import ArchiveIterator
 binary, out = sys.argv[1], sys.argv[2]
-files = sorted(os.listdir(out))
+files = sorted(f for f in os.listdir(out) if f.endswith(".warc.gz"))
 if len(files) < 35:
     sys.exit(f"rewrite gate FAILED: only {len(files)} files written")
 bad = records = revisits = 0
@@ -51,6 +51,10 @@ for f in files:
     if wrong:
         print(f"FAIL {f}: crawlsift check: {sorted(wrong)}"); bad += 1
     records += n
+report = json.load(open(os.path.join(out, "rewrite-report.json")))
+# (Its revisits are those the rewrite made; the inputs hold revisit records of their own too.)
+if report["records"] != records or not 0 < report["revisits"] <= revisits:
+    print(f"FAIL rewrite-report.json: {report['records']} records, {report['revisits']} revisits"); bad += 1
 print(f"rewrite gate: {len(files)} files, {records} records read back by warcio, {revisits} revisits; {bad} failures")
 sys.exit(1 if bad else 0)
 PY
@@ -66,7 +70,7 @@ fi
 python3 - "$BIN" "$work/out" "$work/zst" <<'PY'
 import gzip, os, struct, subprocess, sys, tempfile
 binary, gz_dir, zst_dir = sys.argv[1:4]
-files = sorted(f for f in os.listdir(zst_dir))
+files = sorted(f for f in os.listdir(zst_dir) if f.endswith(".warc.zst"))
 bad = 0
 for f in files:
     data = open(os.path.join(zst_dir, f), "rb").read()
