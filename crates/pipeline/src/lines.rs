@@ -5,7 +5,7 @@
 
 use crawlsift_dedup::MatchKind;
 use crawlsift_extractor::TextMethod;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
 /// Whether a `uoffset` is 0 (and so left out of a line).
@@ -315,4 +315,46 @@ pub fn exact_hex(exact: u128) -> String {
 /// A SimHash as written: 16 hex digits.
 pub fn simhash_hex(simhash: u64) -> String {
     format!("{simhash:016x}")
+}
+
+/// A line of `clusters.jsonl` read back (by `rewrite --clusters` and `rank --clusters`): the
+/// representative's record id and the members, the representative first.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ClusterRead {
+    /// The representative's record id.
+    pub representative: String,
+    /// Members, the representative first.
+    pub members: Vec<MemberRead>,
+}
+
+/// A member of a [`ClusterRead`].
+#[derive(Debug, Clone, Deserialize)]
+pub struct MemberRead {
+    /// Record id.
+    pub id: String,
+    /// Target URL.
+    pub url: Option<String>,
+    /// Share of words in common with the representative.
+    pub similarity: f64,
+    /// How it joined: `representative`, `exact` or `near`.
+    #[serde(rename = "match")]
+    pub kind: String,
+}
+
+/// Reads a `clusters.jsonl`; a line that is not one is a usage error naming the file and line.
+pub fn read_clusters(path: &std::path::Path) -> crate::Result<Vec<ClusterRead>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| crate::Error::io("reading the clusters", path, e))?;
+    text.lines()
+        .enumerate()
+        .map(|(n, line)| {
+            serde_json::from_str(line).map_err(|e| {
+                crate::Error::Usage(format!(
+                    "{} line {}: not a line of clusters.jsonl ({e})",
+                    path.display(),
+                    n + 1
+                ))
+            })
+        })
+        .collect()
 }

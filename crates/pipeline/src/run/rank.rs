@@ -163,8 +163,6 @@ fn harmonic_or_zero(graph: &Graph, threads: usize, hooks: &Hooks<'_>) -> Result<
 /// `links` normalises them) point to their representative's vertex; pages in no cluster, or
 /// whose representative is no vertex, are their own.
 fn representatives(graph: &Graph, clusters: &std::path::Path) -> Result<Vec<u32>> {
-    let text = std::fs::read_to_string(clusters)
-        .map_err(|e| Error::io("reading the clusters", clusters, e))?;
     let norm = |u: &str| {
         crawlsift_links::page_base(u, None).and_then(|b| crawlsift_links::resolve(&b, b.as_str()))
     };
@@ -174,31 +172,20 @@ fn representatives(graph: &Graph, clusters: &std::path::Path) -> Result<Vec<u32>
         .enumerate()
         .map(|(i, n)| (n, i as u32))
         .collect();
+    let vertex = |m: &crate::lines::MemberRead| {
+        m.url
+            .as_deref()
+            .and_then(norm)
+            .and_then(|u| ids.get(u.as_str()).copied())
+    };
     let mut rep: Vec<u32> = (0..graph.vertices() as u32).collect();
-    for (n, line) in text.lines().enumerate() {
-        let bad = || {
-            Error::Usage(format!(
-                "{} line {}: not a clusters.jsonl line",
-                clusters.display(),
-                n + 1
-            ))
-        };
-        let v: serde_json::Value = serde_json::from_str(line).map_err(|_| bad())?;
-        let members = v["members"].as_array().ok_or_else(bad)?;
-        let vertex = |m: &serde_json::Value| {
-            m["url"]
-                .as_str()
-                .and_then(norm)
-                .and_then(|u| ids.get(u.as_str()).copied())
-        };
-        let Some(r) = members.first().and_then(vertex) else {
+    for c in crate::lines::read_clusters(clusters)? {
+        let Some(r) = c.members.first().and_then(vertex) else {
             continue;
         };
-        for m in &members[1..] {
-            if let Some(x) = vertex(m) {
-                if x != r && rep[x as usize] == x {
-                    rep[x as usize] = r;
-                }
+        for x in c.members[1..].iter().filter_map(vertex) {
+            if x != r && rep[x as usize] == x {
+                rep[x as usize] = r;
             }
         }
     }

@@ -305,25 +305,10 @@ pub struct NearDuplicate {
 /// The near-duplicates of a `dedup` run's `clusters.jsonl`: record id to (representative,
 /// similarity), members that joined as `near` only.
 pub fn near_duplicates_of(clusters: &Path) -> Result<HashMap<String, (String, f64)>> {
-    let text = std::fs::read_to_string(clusters)
-        .map_err(|e| Error::io("reading the clusters", clusters, e))?;
     let mut near = HashMap::new();
-    for (n, line) in text.lines().enumerate() {
-        let bad = || {
-            Error::Usage(format!(
-                "{} line {}: not a line of clusters.jsonl",
-                clusters.display(),
-                n + 1
-            ))
-        };
-        let v: serde_json::Value = serde_json::from_str(line).map_err(|_| bad())?;
-        let rep = v["representative"].as_str().ok_or_else(bad)?;
-        for m in v["members"].as_array().ok_or_else(bad)? {
-            if m["match"] == "near" {
-                let id = m["id"].as_str().ok_or_else(bad)?;
-                let sim = m["similarity"].as_f64().unwrap_or(0.0);
-                near.insert(id.to_string(), (rep.to_string(), sim));
-            }
+    for c in crate::lines::read_clusters(clusters)? {
+        for m in c.members.into_iter().filter(|m| m.kind == "near") {
+            near.insert(m.id, (c.representative.clone(), m.similarity));
         }
     }
     Ok(near)
