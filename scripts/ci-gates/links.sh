@@ -25,17 +25,10 @@ SHARED=$(cd "${1:?usage: links.sh SHARED_DIR}" && pwd)
 BIN=${CRAWLSIFT:-$(pwd)/target/release/crawlsift}
 PAGES="$SHARED/bench/realpages/pages.warc.gz"
 REAL="$SHARED/corpus/real"
-VENV=$(pwd)/target/gate-venv-links
-PKGS="lxml==6.0.2 warcio==1.8.1 networkx==3.6.1 numpy==2.3.5 scipy==1.16.3"
 [ -f "$PAGES" ] && [ -d "$REAL" ] || { echo "links gate FAILED: $PAGES or $REAL missing" >&2; exit 1; }
 [ -x "$BIN" ] || { echo "links gate: $BIN missing (run cargo build --release first)" >&2; exit 1; }
-if [ ! -f "$VENV/.installed" ] || [ "$(cat "$VENV/.installed")" != "$PKGS" ]; then
-  rm -rf "$VENV"
-  python3 -m venv "$VENV"
-  # shellcheck disable=SC2086
-  "$VENV/bin/pip" install -q $PKGS || { echo "links gate FAILED: cannot install $PKGS" >&2; exit 1; }
-  echo "$PKGS" > "$VENV/.installed"
-fi
+. scripts/ci-gates/lib/venv.sh
+gate_venv links "lxml==6.0.2 warcio==1.8.1 networkx==3.6.1 numpy==2.3.5 scipy==1.16.3"
 work=$(mktemp -d "${TMPDIR:-/tmp}/crawlsift-links.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 "$BIN" links "$PAGES" --out "$work/pages" -q

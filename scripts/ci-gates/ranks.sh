@@ -22,17 +22,8 @@
 #        scripts/ci-gates/ranks.sh --venv       (create or reuse the venv; print its python)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-VENV=$(pwd)/target/gate-venv-ranks
-PKGS="networkx==3.6.1 numpy==2.3.5 scipy==1.16.3"
-venv() {
-  if [ ! -f "$VENV/.installed" ] || [ "$(cat "$VENV/.installed")" != "$PKGS" ]; then
-    rm -rf "$VENV"
-    python3 -m venv "$VENV" >&2
-    # shellcheck disable=SC2086
-    "$VENV/bin/pip" install -q $PKGS >&2 || { echo "ranks gate FAILED: cannot install $PKGS" >&2; exit 1; }
-    echo "$PKGS" > "$VENV/.installed"
-  fi
-}
+. scripts/ci-gates/lib/venv.sh
+venv() { gate_venv ranks "networkx==3.6.1 numpy==2.3.5 scipy==1.16.3"; }
 if [ "${1:-}" = "--venv" ]; then venv; echo "$VENV/bin/python"; exit 0; fi
 : "${1:?usage: ranks.sh SHARED_DIR}"
 venv

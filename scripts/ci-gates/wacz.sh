@@ -17,16 +17,10 @@ cd "$(dirname "$0")/../.."
 SHARED=$(cd "${1:?usage: wacz.sh SHARED_DIR}" && pwd)
 BIN=${CRAWLSIFT:-$(pwd)/target/release/crawlsift}
 REAL="$SHARED/corpus/real"
-VENV=$(pwd)/target/gate-venv-wacz
-PKGS="wacz==0.6.0"
 [ -d "$REAL" ] || { echo "wacz gate FAILED: $REAL missing" >&2; exit 1; }
 [ -x "$BIN" ] || { echo "wacz gate: $BIN missing (run cargo build --release first)" >&2; exit 1; }
-if [ ! -f "$VENV/.installed" ] || [ "$(cat "$VENV/.installed")" != "$PKGS" ]; then
-  rm -rf "$VENV"
-  python3 -m venv "$VENV"
-  "$VENV/bin/pip" install -q $PKGS || { echo "wacz gate FAILED: cannot install $PKGS" >&2; exit 1; }
-  echo "$PKGS" > "$VENV/.installed"
-fi
+. scripts/ci-gates/lib/venv.sh
+gate_venv wacz "wacz==0.6.0"
 work=$(mktemp -d "${TMPDIR:-/tmp}/crawlsift-wacz.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 "$BIN" wacz "$REAL" --out "$work/real.wacz" -q 2>/dev/null || [ $? -eq 3 ]  # 3: damaged inputs
