@@ -123,7 +123,21 @@ fn refresh_target(content: &str) -> Option<String> {
     (!url.is_empty()).then(|| url.to_string())
 }
 
-const WANTED: [&[u8]; 6] = [b"href", b"rel", b"alt", b"http-equiv", b"content", b"src"];
+/// Attributes whose values may be read (a superset of what [`Collector::wants`] takes on a tag).
+const WANTED: [&[u8]; 5] = [b"href", b"rel", b"alt", b"http-equiv", b"content"];
+
+impl Collector {
+    /// Whether the current tag's attribute `name` is read: only where it makes a link, so that
+    /// no value of the page's other tags is copied.
+    fn wants(&self, name: &[u8]) -> bool {
+        match (&self.tag[..], name) {
+            (b"a" | b"link" | b"base", b"href") | (b"a" | b"link", b"rel") => true,
+            (b"img", b"alt") => self.open.is_some() && self.image_alt.is_empty(),
+            (b"meta", b"http-equiv" | b"content") => true,
+            _ => false,
+        }
+    }
+}
 
 impl Sink for Collector {
     fn start_tag(&mut self, name: &[u8]) {
@@ -139,7 +153,7 @@ impl Sink for Collector {
     fn attribute(&mut self, name: &[u8]) -> bool {
         self.attr.clear();
         self.attr.extend_from_slice(name);
-        WANTED.contains(&name)
+        self.wants(name)
     }
 
     fn reads_value(&self, name: &[u8]) -> bool {
