@@ -63,6 +63,10 @@ pub struct DedupArgs {
     /// `crawlsift reuse` writes them, and `reuse` in `report.json`.
     #[arg(long, conflicts_with = "shard")]
     pub reuse: bool,
+    /// Also write the web graph of the pages' links, as `crawlsift links` does, in the same pass;
+    /// with --text each kept line carries the anchor texts its URL is given (`anchors`).
+    #[arg(long, conflicts_with = "shard")]
+    pub links: bool,
     /// Memory for what the run keeps per document and for clustering (e.g. 512M, 2G; default
     /// 2G): past half of it, word profiles go to a temporary file in the output folder, and
     /// clustering steps work in parts within the rest. The outputs are the same bytes whatever it
@@ -86,6 +90,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
         phrases: args.phrases,
         drop_popular_phrases: args.drop_popular_phrases,
         reuse: args.reuse,
+        links: args.links,
         memory: args.memory.unwrap_or(DEDUP_MEMORY_DEFAULT),
         quiet: args.quiet,
     };

@@ -216,3 +216,119 @@ fn duplicates_collapse_into_their_representative_before_ranking() {
     // The full page graph is ranked too, every page in it.
     assert_eq!(gunzip(&g.join("pages/ranks.txt.gz")).lines().count(), 5);
 }
+
+/// `dedup --links`: the graph of the same pass equals `crawlsift links`' for any thread count,
+/// `report.json` counts it, each kept `--text` line carries the anchor texts its URL is given, a
+/// shard refuses it, and clusters are those of a plain `dedup`.
+#[test]
+fn dedup_links_writes_the_graph_and_anchors_in_the_same_pass() {
+    let html = "Content-Type: text/html; charset=utf-8\r\n";
+    let para = |topic: &str| {
+        format!(
+            "<p>{topic} is the subject of this page, and the page says a good deal about \
+             {topic}: where it comes from, how it is made and who makes it today.</p>"
+        )
+    };
+    let mut warc = response(
+        "http://www.a.example/",
+        "200 OK",
+        html,
+        &format!(
+            "<html><body>{}<a href=\"http://b.example/tea\">all about tea</a> \
+             <a href=\"/coffee\">coffee</a></body></html>",
+            para("Bread")
+        ),
+    );
+    warc += &response(
+        "http://b.example/tea",
+        "200 OK",
+        html,
+        &format!(
+            "<html><body>{}<a href=\"http://www.a.example/coffee\">coffee at A</a>\
+             <a href=\"/tea#top\">this page</a></body></html>",
+            para("Tea")
+        ),
+    );
+    warc += &response(
+        "http://www.a.example/coffee",
+        "200 OK",
+        html,
+        &format!("<html><body>{}</body></html>", para("Coffee")),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("crawl.warc");
+    std::fs::write(&input, &warc).unwrap();
+    let i = input.to_str().unwrap();
+    let out = |n: &str| dir.path().join(n);
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    crawlsift_ok(&["links", i, "--out", &s(&out("links")), "-q"], 0);
+    crawlsift_ok(&["dedup", i, "--out", &s(&out("plain")), "-q"], 0);
+    for t in ["1", "3"] {
+        let o = out(&format!("d{t}"));
+        let text = o.join("text.jsonl");
+        let args = ["dedup", i, "--out", &s(&o), "--links", "--text", &s(&text)];
+        crawlsift_ok(&[&args[..], &["-q", "-j", t]].concat(), 0);
+        for f in [
+            "pages/vertices.txt.gz",
+            "pages/edges.txt.gz",
+            "hosts/vertices.txt.gz",
+            "hosts/edges.txt.gz",
+            "anchors.jsonl.gz",
+        ] {
+            assert_eq!(
+                contents(&out("links").join(f)),
+                contents(&o.join(f)),
+                "{f}, -j {t}"
+            );
+        }
+        assert_eq!(
+            contents(&o.join("clusters.jsonl")),
+            contents(&out("plain").join("clusters.jsonl"))
+        );
+    }
+    assert_eq!(
+        contents(&out("d1").join("text.jsonl")),
+        contents(&out("d3").join("text.jsonl"))
+    );
+    let report: serde_json::Value =
+        serde_json::from_slice(&contents(&out("d1").join("report.json"))).unwrap();
+    assert_eq!(report["links"]["pages"], 3);
+    assert_eq!(
+        report["links"]["edges"], 3,
+        "the link to the page itself is no edge"
+    );
+    let lines: Vec<serde_json::Value> = String::from_utf8(contents(&out("d1").join("text.jsonl")))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    let by_url = |u: &str| lines.iter().find(|l| l["url"] == u).unwrap();
+    assert_eq!(
+        by_url("http://www.a.example/coffee")["anchors"],
+        serde_json::json!([
+            {"text": "coffee", "other_hosts": 0, "same_host": 1},
+            {"text": "coffee at A", "other_hosts": 1, "same_host": 0}
+        ])
+    );
+    // The tea page's link to itself (its fragment dropped) is no edge, but it is an anchor text.
+    assert_eq!(
+        by_url("http://b.example/tea")["anchors"],
+        serde_json::json!([
+            {"text": "all about tea", "other_hosts": 1, "same_host": 0},
+            {"text": "this page", "other_hosts": 0, "same_host": 1}
+        ])
+    );
+    assert!(by_url("http://www.a.example/").get("anchors").is_none());
+    // The graph needs every page in one run.
+    let shard = [
+        "dedup",
+        i,
+        "--out",
+        &s(&out("shard")),
+        "--links",
+        "--shard",
+        "1/2",
+    ];
+    crawlsift_ok(&shard, 2);
+}

@@ -55,11 +55,20 @@ fn run_args<'a>(corpus: &'a Path, out: &'a Path, text: &'a Path) -> Vec<&'a str>
         // Text reuse in the same pass: a replayed input's sketches are made again from its
         // checkpointed texts, and reuse.jsonl must come out the same.
         "--reuse",
+        // The web graph in the same pass: a replayed input's links come from its checkpoint.
+        "--links",
     ]
 }
 
 fn assert_same_outputs(a: &Path, b: &Path, ta: &Path, tb: &Path) {
-    for f in ["clusters.jsonl", "documents.jsonl.gz", "reuse.jsonl"] {
+    for f in [
+        "clusters.jsonl",
+        "documents.jsonl.gz",
+        "reuse.jsonl",
+        "pages/edges.txt.gz",
+        "pages/vertices.txt.gz",
+        "anchors.jsonl.gz",
+    ] {
         assert!(
             contents(&a.join(f)) == contents(&b.join(f)),
             "{f} differs after resuming"

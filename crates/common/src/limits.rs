@@ -750,6 +750,11 @@ pub const LINKS_MAX_PER_PAGE: usize = 10_000;
 /// Most characters of one link's anchor text kept (the start of a longer one).
 pub const LINKS_MAX_ANCHOR_CHARS: usize = 256;
 
+/// Most incoming anchor texts a clean-corpus line carries (`dedup --links --text`), the most
+/// given first: a site's home page is given thousands of texts, and its line would grow without
+/// bound; `anchors.jsonl.gz` keeps them all.
+pub const LINKS_TEXT_MAX_ANCHORS: usize = 100;
+
 // --- link analysis (crates/rank) -----------------------------------------------------------------
 
 /// Longest line of a graph's `vertices.txt.gz` or `edges.txt.gz` (cc-webgraph's text layout),

@@ -21,6 +21,7 @@ use flate2::write::GzEncoder;
 use serde::Serialize;
 
 use crate::resolve::host_key;
+use crate::strings::Strings;
 use crate::LinksError;
 
 /// A link of a page, resolved.
@@ -59,17 +60,21 @@ pub struct GraphSummary {
 /// The graphs being gathered.
 #[derive(Default)]
 pub struct GraphBuilder {
-    /// URL ids, looked up by the URL's text in `names` (each URL held once).
-    ids: HashTable<u32>,
+    /// URL ids with their hash, looked up by the URL's text in `names` (each URL held once; the
+    /// hash kept so that growing the table hashes no URL again).
+    ids: HashTable<(u64, u32)>,
     hasher: hashbrown::DefaultHashBuilder,
-    names: Vec<String>,
+    names: Strings,
     /// Host id of each URL id.
     url_host: Vec<u32>,
     hosts: HashMap<String, u32>,
     host_names: Vec<String>,
     edges: Vec<(u32, u32)>,
-    /// (target, text) → links from other hosts, from the same host.
-    anchors: HashMap<(u32, String), [u64; 2]>,
+    /// (target, text) pairs, looked up by their key in `anchor_keys`: the target, the text's
+    /// index in `anchor_texts`, and the links giving it from other hosts and from the same host.
+    anchor_ids: HashTable<(u64, u32)>,
+    anchor_keys: Vec<(u32, u32, [u64; 2])>,
+    anchor_texts: Strings,
     summary: GraphSummary,
 }
 
@@ -84,24 +89,31 @@ impl GraphBuilder {
         self.summary.pages
     }
 
+    /// Bytes held, per part: the URLs, the edges, the anchor texts (for the memory figures).
+    pub fn heap_bytes(&self) -> [usize; 3] {
+        let urls =
+            self.names.heap_bytes() + self.ids.capacity() * 17 + self.url_host.capacity() * 4;
+        let anchors = self.anchor_texts.heap_bytes()
+            + self.anchor_ids.capacity() * 17
+            + self.anchor_keys.capacity() * 24;
+        [urls, self.edges.capacity() * 8, anchors]
+    }
+
     fn id(&mut self, url: &str) -> Result<u32, LinksError> {
         use std::hash::BuildHasher;
         let hash = self.hasher.hash_one(url);
         let names = &self.names;
-        if let Some(&id) = self.ids.find(hash, |&i| names[i as usize] == url) {
+        if let Some(&(_, id)) = self.ids.find(hash, |&(_, i)| names.get(i) == url) {
             return Ok(id);
         }
-        let id = u32::try_from(self.names.len()).map_err(|_| LinksError::TooManyVertices)?;
+        let id = self.names.push(url).ok_or(LinksError::TooManyVertices)?;
         let host = host_key(url).unwrap_or_default();
         let next = self.host_names.len() as u32;
         let h = *self.hosts.entry(host.clone()).or_insert(next);
         if h == next {
             self.host_names.push(host);
         }
-        let (names, hasher) = (&self.names, &self.hasher);
-        self.ids
-            .insert_unique(hash, id, |&i| hasher.hash_one(&names[i as usize]));
-        self.names.push(url.to_string());
+        self.ids.insert_unique(hash, (hash, id), |&(h, _)| h);
         self.url_host.push(h);
         Ok(id)
     }
@@ -112,6 +124,7 @@ impl GraphBuilder {
         page_url: &str,
         links: impl IntoIterator<Item = Link<'a>>,
     ) -> Result<(), LinksError> {
+        use std::hash::BuildHasher;
         let src = self.id(page_url)?;
         self.summary.pages += 1;
         for l in links {
@@ -122,43 +135,53 @@ impl GraphBuilder {
                 self.edges.push((src, dst));
             }
             let text = l.text.trim();
-            if !text.is_empty() {
-                let same = self.url_host[src as usize] == self.url_host[dst as usize];
-                let key = AnchorKey(dst, text);
-                match self.anchors.get_mut(&key) {
-                    Some(n) => n[usize::from(same)] += 1,
-                    None => {
-                        let mut n = [0u64; 2];
-                        n[usize::from(same)] = 1;
-                        self.anchors.insert((dst, text.to_string()), n);
-                    }
+            if text.is_empty() {
+                continue;
+            }
+            let same = usize::from(self.url_host[src as usize] == self.url_host[dst as usize]);
+            let hash = self.hasher.hash_one((dst, text));
+            let (keys, texts) = (&self.anchor_keys, &self.anchor_texts);
+            let found = self.anchor_ids.find(hash, |&(_, i)| {
+                let k = &keys[i as usize];
+                k.0 == dst && texts.get(k.1) == text
+            });
+            match found {
+                Some(&(_, i)) => self.anchor_keys[i as usize].2[same] += 1,
+                None => {
+                    let t = self
+                        .anchor_texts
+                        .push(text)
+                        .ok_or(LinksError::TooManyVertices)?;
+                    let mut n = [0u64; 2];
+                    n[same] = 1;
+                    let i = self.anchor_keys.len() as u32;
+                    self.anchor_keys.push((dst, t, n));
+                    self.anchor_ids.insert_unique(hash, (hash, i), |&(h, _)| h);
                 }
             }
         }
         Ok(())
     }
 
-    /// Writes `dir/pages/`, `dir/hosts/` and `dir/anchors.jsonl.gz` (each file whole or not at
-    /// all) and says what they hold.
-    pub fn write(self, dir: &Path) -> Result<GraphSummary, LinksError> {
+    /// Numbers the vertices (pages in SURT order, hosts in name order, the SURT keys made on
+    /// `threads` threads), renumbers, sorts and dedups the edges and groups the anchor texts by
+    /// target: the graph as it will be written, and the anchors each URL is given.
+    pub fn finish(self, threads: usize) -> Graph {
         let GraphBuilder {
+            ids,
+            hasher,
             names,
             url_host,
             host_names,
             edges,
-            anchors,
+            anchor_keys,
+            anchor_texts,
             mut summary,
             ..
         } = self;
         // Pages in SURT order.
-        let mut order: Vec<(String, u32)> = names
-            .iter()
-            .enumerate()
-            .map(|(i, n)| (crawlsift_cdxj::surt::surt(n), i as u32))
-            .collect();
-        order.sort_unstable_by(|a, b| {
-            (&a.0, &names[a.1 as usize]).cmp(&(&b.0, &names[b.1 as usize]))
-        });
+        let mut order: Vec<(String, u32)> = surt_keys(&names, threads);
+        order.sort_unstable_by(|a, b| (&a.0, names.get(a.1)).cmp(&(&b.0, names.get(b.1))));
         let mut page_id = vec![0u32; names.len()];
         for (new, (_, old)) in order.iter().enumerate() {
             page_id[*old as usize] = new as u32;
@@ -189,92 +212,187 @@ impl GraphBuilder {
         for (old, new) in page_id.iter().enumerate() {
             by_page[*new as usize] = old as u32;
         }
-        write_layout(
-            &dir.join("pages"),
-            by_page.iter().map(|&old| names[old as usize].as_str()),
-            &page_edges,
-        )?;
-        write_layout(
-            &dir.join("hosts"),
-            host_order
-                .iter()
-                .map(|&old| host_names[old as usize].as_str()),
-            &host_edges,
-        )?;
         summary.vertices = names.len() as u64;
         summary.edges = page_edges.len() as u64;
         summary.hosts = host_names.len() as u64;
         summary.host_edges = host_edges.len() as u64;
-        summary.anchor_texts = anchors.len() as u64;
+        summary.anchor_texts = anchor_keys.len() as u64;
         // Anchors by target (in vertex order), then most given first, then text.
-        let mut rows: Vec<(u32, String, [u64; 2])> = anchors
+        let mut anchors: Vec<(u32, u32, [u64; 2])> = anchor_keys
             .into_iter()
-            .map(|((t, text), n)| (page_id[t as usize], text, n))
+            .map(|(t, text, n)| (page_id[t as usize], text, n))
             .collect();
-        rows.sort_unstable_by(|a, b| {
-            (a.0, std::cmp::Reverse(a.2[0] + a.2[1]), &a.1).cmp(&(
+        anchors.sort_unstable_by(|a, b| {
+            let given = |n: &[u64; 2]| std::cmp::Reverse(n[0] + n[1]);
+            (a.0, given(&a.2), anchor_texts.get(a.1)).cmp(&(
                 b.0,
-                std::cmp::Reverse(b.2[0] + b.2[1]),
-                &b.1,
+                given(&b.2),
+                anchor_texts.get(b.1),
             ))
         });
-        let path = dir.join("anchors.jsonl.gz");
-        let mut out = GzWriter::create(&path)?;
-        for group in rows.chunk_by(|a, b| a.0 == b.0) {
-            let line = AnchorLine {
-                url: &names[by_page[group[0].0 as usize] as usize],
-                anchors: group
-                    .iter()
-                    .map(|(_, text, n)| AnchorCount {
-                        text,
-                        other_hosts: n[0],
-                        same_host: n[1],
-                    })
-                    .collect(),
-            };
-            let mut s = serde_json::to_string(&line).expect("strings and numbers serialise");
-            s.push('\n');
-            out.write(s.as_bytes())?;
+        Graph {
+            ids,
+            hasher,
+            names,
+            page_id,
+            by_page,
+            page_edges,
+            host_order,
+            host_names,
+            host_edges,
+            anchors,
+            anchor_texts,
+            summary,
         }
-        out.commit()?;
-        Ok(summary)
+    }
+
+    /// Writes `dir/pages/`, `dir/hosts/` and `dir/anchors.jsonl.gz` (each file whole or not at
+    /// all) and says what they hold: [`Self::finish`] on one thread, then [`Graph::write`].
+    pub fn write(self, dir: &Path) -> Result<GraphSummary, LinksError> {
+        self.finish(1).write(dir)
     }
 }
 
-/// A (target, anchor text) key looked up without making its `String`: hashes as the tuple
-/// `(u32, String)` does.
-struct AnchorKey<'a>(u32, &'a str);
+/// One anchor text a target is given, and how many links gave it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct AnchorGiven<'a> {
+    /// The anchor text, trimmed.
+    pub text: &'a str,
+    /// Links from pages of other hosts.
+    pub other_hosts: u64,
+    /// Links from pages of the target's own host.
+    pub same_host: u64,
+}
 
-impl std::hash::Hash for AnchorKey<'_> {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.0.hash(h);
-        self.1.hash(h);
+/// A finished graph ([`GraphBuilder::finish`]): numbered, sorted, ready to write, and able to say
+/// which anchor texts a URL is given.
+pub struct Graph {
+    ids: HashTable<(u64, u32)>,
+    hasher: hashbrown::DefaultHashBuilder,
+    /// URLs by the id they were given as they came.
+    names: Strings,
+    /// Page id (SURT order) of each URL id, and back.
+    page_id: Vec<u32>,
+    by_page: Vec<u32>,
+    page_edges: Vec<(u32, u32)>,
+    /// Host ids in name order, and the names by the id they were given as they came.
+    host_order: Vec<u32>,
+    host_names: Vec<String>,
+    host_edges: Vec<(u32, u32)>,
+    /// (target page id, text, counts), sorted by target, then most given first, then text.
+    anchors: Vec<(u32, u32, [u64; 2])>,
+    anchor_texts: Strings,
+    summary: GraphSummary,
+}
+
+impl Graph {
+    /// What the graph holds.
+    pub fn summary(&self) -> &GraphSummary {
+        &self.summary
+    }
+
+    /// The anchor texts `url` (normalised as [`crate::resolve`] gives it) is given, most given
+    /// first; none for a URL no link named.
+    pub fn anchors_of(&self, url: &str) -> impl Iterator<Item = AnchorGiven<'_>> {
+        use std::hash::BuildHasher;
+        let hash = self.hasher.hash_one(url);
+        let names = &self.names;
+        let range = match self.ids.find(hash, |&(_, i)| names.get(i) == url) {
+            Some(&(_, old)) => {
+                let target = self.page_id[old as usize];
+                let from = self.anchors.partition_point(|r| r.0 < target);
+                from..from + self.anchors[from..].partition_point(|r| r.0 == target)
+            }
+            None => 0..0,
+        };
+        self.anchors[range].iter().map(|r| self.given(r))
+    }
+
+    fn given(&self, r: &(u32, u32, [u64; 2])) -> AnchorGiven<'_> {
+        AnchorGiven {
+            text: self.anchor_texts.get(r.1),
+            other_hosts: r.2[0],
+            same_host: r.2[1],
+        }
+    }
+
+    /// Writes `dir/pages/`, `dir/hosts/` and `dir/anchors.jsonl.gz`, each file whole or not at
+    /// all and each on a thread of its own, and says what they hold.
+    pub fn write(&self, dir: &Path) -> Result<GraphSummary, LinksError> {
+        std::thread::scope(|s| {
+            let pages = s.spawn(|| {
+                let names = self.by_page.iter().map(|&old| self.names.get(old));
+                write_layout(&dir.join("pages"), names, &self.page_edges)
+            });
+            let hosts = s.spawn(|| {
+                let names = self
+                    .host_order
+                    .iter()
+                    .map(|&old| self.host_names[old as usize].as_str());
+                write_layout(&dir.join("hosts"), names, &self.host_edges)
+            });
+            let anchors = self.write_anchors(&dir.join("anchors.jsonl.gz"));
+            let join = |h: std::thread::ScopedJoinHandle<'_, Result<(), LinksError>>| {
+                h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+            };
+            let (pages, hosts) = (join(pages), join(hosts));
+            pages.and(hosts).and(anchors)
+        })?;
+        Ok(self.summary.clone())
+    }
+
+    fn write_anchors(&self, path: &Path) -> Result<(), LinksError> {
+        let mut out = GzWriter::create(path)?;
+        let mut buf = Vec::new();
+        for group in self.anchors.chunk_by(|a, b| a.0 == b.0) {
+            let line = AnchorLine {
+                url: self.names.get(self.by_page[group[0].0 as usize]),
+                anchors: group.iter().map(|r| self.given(r)).collect(),
+            };
+            buf.clear();
+            serde_json::to_writer(&mut buf, &line).expect("strings and numbers serialise");
+            buf.push(b'\n');
+            out.write(&buf)?;
+        }
+        out.commit()
     }
 }
 
-impl hashbrown::Equivalent<(u32, String)> for AnchorKey<'_> {
-    fn equivalent(&self, key: &(u32, String)) -> bool {
-        self.0 == key.0 && self.1 == key.1
-    }
+/// The SURT key of every name, with its index, made on `threads` threads in chunks.
+fn surt_keys(names: &Strings, threads: usize) -> Vec<(String, u32)> {
+    let threads = threads.clamp(1, 64);
+    let n = names.len() as u32;
+    let chunk = (n.div_ceil(threads as u32)).max(4096);
+    std::thread::scope(|s| {
+        let parts: Vec<_> = (0..n)
+            .step_by(chunk as usize)
+            .map(|from| {
+                s.spawn(move || {
+                    (from..n.min(from + chunk))
+                        .map(|i| (crawlsift_cdxj::surt::surt(names.get(i)), i))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
 }
 
 #[derive(Serialize)]
 struct AnchorLine<'a> {
     url: &'a str,
-    anchors: Vec<AnchorCount<'a>>,
-}
-
-#[derive(Serialize)]
-struct AnchorCount<'a> {
-    text: &'a str,
-    other_hosts: u64,
-    same_host: u64,
+    anchors: Vec<AnchorGiven<'a>>,
 }
 
 /// A gzipped text output written whole or not at all.
 struct GzWriter {
     path: std::path::PathBuf,
-    gz: GzEncoder<BufWriter<AtomicFile>>,
+    /// Lines are gathered before they reach the encoder: one small deflate call a line costs
+    /// more than the compression itself.
+    gz: BufWriter<GzEncoder<BufWriter<AtomicFile>>>,
 }
 
 impl GzWriter {
@@ -291,7 +409,10 @@ impl GzWriter {
             path: path.to_path_buf(),
             // Level 1: the graph's files are written once and read by tools that stream them;
             // stronger levels cost more time than the size they save is worth here.
-            gz: GzEncoder::new(BufWriter::new(f), flate2::Compression::new(1)),
+            gz: BufWriter::with_capacity(
+                1 << 18,
+                GzEncoder::new(BufWriter::new(f), flate2::Compression::new(1)),
+            ),
         })
     }
 
@@ -312,7 +433,8 @@ impl GzWriter {
             path: path.clone(),
             source: e,
         };
-        let buf = self.gz.finish().map_err(io)?;
+        let gz = self.gz.into_inner().map_err(|e| io(e.into_error()))?;
+        let buf = gz.finish().map_err(io)?;
         let f = buf.into_inner().map_err(|e| io(e.into_error()))?;
         f.commit().map_err(io)
     }
@@ -327,9 +449,9 @@ fn write_layout<'a>(
     let mut v = GzWriter::create(&dir.join("vertices.txt.gz"))?;
     let mut line = String::new();
     for (i, n) in names.enumerate() {
+        use std::fmt::Write as _;
         line.clear();
-        line.push_str(&i.to_string());
-        line.push('\t');
+        let _ = write!(line, "{i}\t");
         line.push_str(n);
         line.push('\n');
         v.write(line.as_bytes())?;
@@ -337,7 +459,10 @@ fn write_layout<'a>(
     v.commit()?;
     let mut e = GzWriter::create(&dir.join("edges.txt.gz"))?;
     for (s, d) in edges {
-        e.write(format!("{s}\t{d}\n").as_bytes())?;
+        use std::fmt::Write as _;
+        line.clear();
+        let _ = writeln!(line, "{s}\t{d}");
+        e.write(line.as_bytes())?;
     }
     e.commit()
 }

@@ -16,13 +16,14 @@ from other hosts and from the page's own host apart.
 
 pub mod graph;
 pub mod resolve;
+pub mod strings;
 
 use std::path::PathBuf;
 
 use thiserror::Error;
 
-pub use graph::{GraphBuilder, GraphSummary, Link};
-pub use resolve::{host_key, page_base, resolve};
+pub use graph::{AnchorGiven, Graph, GraphBuilder, GraphSummary, Link};
+pub use resolve::{host_key, normalise, page_base, resolve};
 
 /// What can go wrong writing a graph.
 #[derive(Debug, Error)]

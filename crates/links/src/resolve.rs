@@ -17,6 +17,13 @@ pub fn page_base(page_url: &str, base_href: Option<&str>) -> Option<Url> {
     }
 }
 
+/// A page's own URL normalised as its links' targets are ([`resolve`] against itself), so a
+/// page can be found among the targets; `None` for what names no `http(s)` resource.
+pub fn normalise(url: &str) -> Option<String> {
+    let base = page_base(url, None)?;
+    resolve(&base, base.as_str())
+}
+
 /// An href resolved against `base`, normalised, without its fragment; `None` for an href that
 /// does not resolve or names no `http(s)` resource (`mailto:`, `javascript:`, `data:`, ...).
 pub fn resolve(base: &Url, href: &str) -> Option<String> {

@@ -30,8 +30,9 @@ pub const CHECKPOINT_DIR: &str = ".checkpoint";
 
 /// The layout of checkpoint entries. 2: fingerprints carry the wide bytes of their MinHash rows
 /// (`Fingerprint::minhash_wide`). 3: phrase sketches keep their shingles as bytes and their words
-/// in one string. 4: entries carry their `uoffset`. A run whose `run.json` names another layout (or none: 1) is not resumed.
-pub const CHECKPOINT_FORMAT: u32 = 4;
+/// in one string. 4: entries carry their `uoffset`. 5: entries carry their page's links (`dedup
+/// --links`). A run whose `run.json` names another layout (or none: 1) is not resumed.
+pub const CHECKPOINT_FORMAT: u32 = 5;
 
 /// What makes two runs the same run: everything that changes the outputs (not `--threads`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -52,6 +53,9 @@ pub struct RunKey {
     /// The phrase sketch settings of `--phrases` (entries then hold sketches).
     #[serde(default)]
     pub phrases: Option<crawlsift_phrases::SketchConfig>,
+    /// Whether entries hold their page's links (`--links`).
+    #[serde(default)]
+    pub links: bool,
 }
 
 fn first_format() -> u32 {
@@ -71,6 +75,7 @@ impl RunKey {
             dedup: dedup.clone(),
             keep_text,
             phrases: None,
+            links: false,
         }
     }
 }
@@ -102,6 +107,8 @@ pub struct Entry {
     /// again).
     #[serde(skip)]
     pub reuse: Option<crawlsift_reuse::TextSketch>,
+    /// The page's links, read only for `--links`.
+    pub links: Option<crate::links::PageLinks>,
     /// The record's capture date as it gives it, for the lines of `--text`.
     pub date: Option<String>,
     /// How far its input had been read ([`crawlsift_reader::Record::read_to`]), for progress;
@@ -361,6 +368,7 @@ mod tests {
             dedup: DedupConfig::default(),
             keep_text: true,
             phrases: None,
+            links: true,
         }
     }
 
@@ -379,6 +387,12 @@ mod tests {
                 text: Some("one line of words".into()),
                 phrases: None,
                 reuse: None,
+                links: Some({
+                    let mut l = crate::links::PageLinks::new("http://example.com/".into());
+                    l.push("http://example.com/b", "B \u{e9}", true);
+                    l.push("http://example.org/", "", false);
+                    l
+                }),
                 date: Some("2020-01-02T03:04:05Z".into()),
                 read_to: 0,
             },
@@ -393,6 +407,7 @@ mod tests {
                 text: None,
                 phrases: None,
                 reuse: None,
+                links: None,
                 date: None,
                 read_to: 0,
             },
@@ -427,6 +442,7 @@ mod tests {
                 (b.pos, &b.id, &b.url, &b.title)
             );
             assert_eq!((&a.skipped, &a.fp, &a.text), (&b.skipped, &b.fp, &b.text));
+            assert_eq!(a.links, b.links);
         }
 
         let path = dir.path().join(CHECKPOINT_DIR).join(file_name(0));

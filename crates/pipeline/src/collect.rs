@@ -17,6 +17,7 @@ use std::path::Path;
 
 use crate::catalog::{Catalog, DocMeta, FingerprintSummary};
 use crate::checkpoint::{Checkpoints, Entry};
+use crate::links::LinkGatherer;
 use crate::page::{clustered_page, Origin};
 use crate::phrases::PhraseStore;
 use crate::reuse::ReuseGatherer;
@@ -64,6 +65,7 @@ pub fn entry_of(rec: &Record, ex: &mut Extractor) -> Entry {
         text: None,
         phrases: None,
         reuse: None,
+        links: None,
         date: rec.date.clone(),
         read_to: rec.read_to,
     };
@@ -96,6 +98,8 @@ pub struct Collected {
     pub phrases: Option<PhraseStore>,
     /// Every document's text and reuse sketch, for `--reuse`.
     pub reuse: Option<ReuseGatherer>,
+    /// Every page's links, for `--links`.
+    pub links: Option<LinkGatherer>,
 }
 
 impl Collected {
@@ -138,6 +142,7 @@ pub struct Collector<'a> {
     reports: Vec<Option<Result<FileReport, String>>>,
     phrases: Option<PhraseStore>,
     reuse: Option<(ReuseGatherer, ReuseConfig)>,
+    links: Option<LinkGatherer>,
 }
 
 impl<'a> Collector<'a> {
@@ -162,7 +167,14 @@ impl<'a> Collector<'a> {
             reports: vec![None; inputs],
             phrases: None,
             reuse: None,
+            links: None,
         }
+    }
+
+    /// Gathers every page's links into the web graph, in input order (`--links`).
+    pub fn with_links(mut self) -> Self {
+        self.links = Some(LinkGatherer::default());
+        self
     }
 
     /// Gathers every document's text and reuse sketch for `--reuse` (its scratch file in `out`);
@@ -197,6 +209,9 @@ impl<'a> Collector<'a> {
                 kept.text = None;
             }
             self.pending.push(kept);
+        }
+        if let (Some(g), Some(page)) = (self.links.as_mut(), e.links.take()) {
+            g.add(&page)?;
         }
         let origin = Origin {
             pos: e.source_pos(),
@@ -334,6 +349,7 @@ impl<'a> Collector<'a> {
             reports: self.reports,
             phrases: self.phrases,
             reuse: self.reuse.map(|r| r.0),
+            links: self.links,
         })
     }
 }

@@ -57,6 +57,7 @@ pub mod error;
 pub mod flow;
 pub mod html;
 pub mod lines;
+pub mod links;
 pub mod output;
 pub mod page;
 pub mod payloads;

@@ -3,6 +3,8 @@
 //! appears whole or not at all ([`AtomicFile`]); [`write_outputs`] writes them at the same time.
 
 use crate::error::{fail, IoContext, Result};
+use crawlsift_common::limits::LINKS_TEXT_MAX_ANCHORS;
+use crawlsift_links::Graph;
 use std::borrow::Cow;
 use std::fs::{self, File};
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
@@ -32,6 +34,17 @@ pub const HTML_FILE: &str = "report.html";
 /// The files a dedup run writes into its output folder.
 pub const OUTPUT_FILES: [&str; 4] = [CLUSTERS_FILE, DOCUMENTS_FILE, REPORT_FILE, HTML_FILE];
 
+/// The clean corpus a run writes (`--text`).
+pub struct CleanCorpus<'a> {
+    /// Where.
+    pub path: &'a Path,
+    /// The texts, as the run read them.
+    pub spill: TextSpill,
+    /// The web graph of the run (`--links`): each line then carries the anchor texts its URL is
+    /// given (`anchors`).
+    pub graph: Option<&'a Graph>,
+}
+
 /// Writes `clusters.jsonl`, `documents.jsonl.gz` into `out`, and the clean corpus to `text` when
 /// given, at the same time (each is serialised and compressed on its own thread). With
 /// `drop_repeats` (`--drop-popular-phrases`) the clean corpus loses the sentences an earlier kept
@@ -41,7 +54,7 @@ pub fn write_outputs(
     c: &Clustering,
     catalog: &Catalog,
     inputs: &InputSet,
-    text: Option<(&Path, TextSpill)>,
+    text: Option<CleanCorpus<'_>>,
     drop_repeats: bool,
     threads: usize,
 ) -> Result<Option<DropReport>> {
@@ -53,12 +66,19 @@ pub fn write_outputs(
             .name("write-clusters".into())
             .spawn_scoped(s, move || write_clusters(&clusters_out, c, catalog, inputs))?;
         let text = match text {
-            Some((path, sp)) => Some(
+            Some(corpus) => Some(
                 std::thread::Builder::new()
                     .name("write-text".into())
                     .spawn_scoped(s, move || {
                         let mut filter = drop_repeats.then(SentenceFilter::default);
-                        sp.write_clean_corpus(path, verdicts, filter.as_mut())?;
+                        let anchors = corpus.graph.map(|g| {
+                            move |doc: u32| anchors_field(g, catalog.doc(doc).origin.url.as_deref())
+                        });
+                        let anchors = anchors
+                            .as_ref()
+                            .map(|f| f as &dyn Fn(u32) -> Option<String>);
+                        let (path, sp) = (corpus.path, corpus.spill);
+                        sp.write_clean_corpus(path, verdicts, filter.as_mut(), anchors)?;
                         Ok(filter.map(|f| f.report().clone()))
                     })?,
             ),
@@ -235,12 +255,14 @@ impl TextSpill {
     }
 
     /// Writes the lines of the documents `verdicts` keeps to `target`, their texts through
-    /// `repeats` when given (in document order, so the same for any thread count).
+    /// `repeats` when given (in document order, so the same for any thread count), each with the
+    /// field `extra` gives the document, if any (`,"name":value`), added at its end.
     pub fn write_clean_corpus(
         mut self,
         target: &Path,
         verdicts: &Verdicts,
         mut repeats: Option<&mut SentenceFilter>,
+        extra: Option<&dyn Fn(u32) -> Option<String>>,
     ) -> Result<()> {
         self.file
             .flush()
@@ -254,9 +276,24 @@ impl TextSpill {
             if !verdicts.kept(doc as u32) {
                 continue;
             }
-            match repeats.as_deref_mut() {
-                Some(f) => without_repeats(&line, f, &mut out)?,
-                None => out.write_all(line.as_bytes())?,
+            let field = extra.and_then(|f| f(doc as u32));
+            match (repeats.as_deref_mut(), field) {
+                (Some(f), None) => without_repeats(&line, f, &mut out)?,
+                (None, None) => out.write_all(line.as_bytes())?,
+                (repeats, Some(field)) => {
+                    let mut buf = Vec::with_capacity(line.len() + field.len());
+                    match repeats {
+                        Some(f) => without_repeats(&line, f, &mut buf)?,
+                        None => buf.extend_from_slice(line.as_bytes()),
+                    }
+                    // A line is one JSON object: the field goes before its closing brace.
+                    if buf.last() == Some(&b'}') {
+                        buf.pop();
+                        buf.extend_from_slice(field.as_bytes());
+                        buf.push(b'}');
+                    }
+                    out.write_all(&buf)?;
+                }
             }
             out.write_all(b"\n")?;
         }
@@ -310,4 +347,20 @@ fn without_repeats(line: &str, f: &mut SentenceFilter, out: &mut impl Write) -> 
         None => out.write_all(line.as_bytes())?,
     }
     Ok(())
+}
+
+/// The `,"anchors":[...]` field of a clean-corpus line: the anchor texts the page's URL is given
+/// by the run's other pages (`--links`), most given first, at most
+/// [`LINKS_TEXT_MAX_ANCHORS`] of them; `None` when it is given none.
+fn anchors_field(graph: &Graph, url: Option<&str>) -> Option<String> {
+    let url = crawlsift_links::normalise(url?)?;
+    let given: Vec<_> = graph
+        .anchors_of(&url)
+        .take(LINKS_TEXT_MAX_ANCHORS)
+        .collect();
+    if given.is_empty() {
+        return None;
+    }
+    let json = serde_json::to_string(&given).ok()?;
+    Some(format!(",\"anchors\":{json}"))
 }

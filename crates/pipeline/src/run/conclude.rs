@@ -24,7 +24,7 @@ use crate::report::{build_report, peak_rss_bytes, rfc3339, ReportParts, RunInfo,
 use crate::reuse::ReuseSummary;
 use crate::verdict::Verdicts;
 use crate::write::{
-    write_outputs, CLUSTERS_FILE, DOCUMENTS_FILE, HTML_FILE, OUTPUT_FILES, REPORT_FILE,
+    write_outputs, CleanCorpus, CLUSTERS_FILE, DOCUMENTS_FILE, HTML_FILE, OUTPUT_FILES, REPORT_FILE,
 };
 
 /// What a finished run did, for its caller's summary.
@@ -134,6 +134,7 @@ pub(crate) fn conclude(
         reports,
         phrases,
         reuse,
+        links,
     } = collected;
     let tally = ctx.inputs.tally(&reports, run.quiet);
     let read_done = started.elapsed();
@@ -151,21 +152,42 @@ pub(crate) fn conclude(
     if let Some(a) = &against {
         sections.push(("against", serde_json::to_value(a)?));
     }
-    let clustered = cluster(clusterer, &budget, ctx.threads)?;
+    // The web graph (`--links`) is numbered on a thread of its own while the documents are
+    // clustered.
+    let (clustered, links) = std::thread::scope(|s| {
+        let numbering = links.map(|g| s.spawn(move || g.finish(ctx.threads)));
+        let clustered = cluster(clusterer, &budget, ctx.threads);
+        let links = numbering.map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+        (clustered, links)
+    });
+    let clustered = clustered?;
     let verdicts = Verdicts::new(&clustered.clustering, catalog.documents());
 
     // Everything below writes outputs: each appears whole or not at all.
     let write_start = Instant::now();
-    let text = run.text.zip(spill);
-    let dropped = write_outputs(
-        run.out,
-        &clustered.clustering,
-        &catalog,
-        ctx.inputs,
-        text,
-        run.drop_repeats,
-        ctx.threads,
-    )?;
+    let (dropped, graph) = std::thread::scope(|s| {
+        let text = run.text.zip(spill).map(|(path, spill)| CleanCorpus {
+            path,
+            spill,
+            graph: links.as_ref().map(|l| &l.graph),
+        });
+        let graph = links.as_ref().map(|l| s.spawn(|| l.write(run.out)));
+        let dropped = write_outputs(
+            run.out,
+            &clustered.clustering,
+            &catalog,
+            ctx.inputs,
+            text,
+            run.drop_repeats,
+            ctx.threads,
+        );
+        let graph = graph.map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+        (dropped, graph.transpose())
+    });
+    let dropped = dropped?;
+    if let Some(g) = graph? {
+        sections.push(("links", serde_json::to_value(&g)?));
+    }
     if let Some(d) = dropped {
         sections.push(("drop_popular_phrases", serde_json::to_value(&d)?));
     }

@@ -23,6 +23,7 @@ use crate::checkpoint::{Checkpoints, RunKey};
 use crate::collect::Collected;
 use crate::error::{Error, Result};
 use crate::flow::inputs::{InputSet, ReadTally};
+use crate::links::GRAPH_FILES;
 use crate::output;
 use crate::shard::{assign, ShardManifest, ShardSpec, SHARD_FORMAT};
 use crate::write::TextSpill;
@@ -55,6 +56,9 @@ pub struct DedupRequest {
     /// Also find the passages documents share (`reuse.jsonl`) and the stories
     /// (`stories.jsonl`), in the same pass.
     pub reuse: bool,
+    /// Also gather the web graph of the pages' links (the outputs of `crawlsift links`, and
+    /// each kept document's incoming anchor texts in `text`), in the same pass.
+    pub links: bool,
     /// The memory budget of what the run keeps per document and of clustering (bytes).
     pub memory: usize,
     /// No notes on stderr about inputs that are no archives (when found in a folder).
@@ -77,6 +81,7 @@ impl DedupRequest {
             phrases: false,
             drop_popular_phrases: false,
             reuse: false,
+            links: false,
             memory: DEDUP_MEMORY_DEFAULT,
             quiet: false,
         }
@@ -141,6 +146,11 @@ impl Setup {
                        crawlsift reuse over the inputs";
             return Err(Error::Usage(why.into()));
         }
+        if req.shard.is_some() && req.links {
+            let why = "--links needs every page in one run: run it without --shard, or run \
+                       crawlsift links over the inputs";
+            return Err(Error::Usage(why.into()));
+        }
         if req.shard.is_some() && inputs.inputs.iter().any(|i| matches!(i, Input::Stdin)) {
             let why = "--shard reads files: standard input (-) cannot be split or merged";
             return Err(Error::Usage(why.into()));
@@ -169,6 +179,7 @@ impl Setup {
         let keep_text = req.text.is_some() || req.reuse;
         let mut key = RunKey::new(&self.inputs, req.method.as_str(), &self.dedup, keep_text);
         key.phrases = self.phrases.clone();
+        key.links = req.links;
         key
     }
 }
@@ -249,6 +260,10 @@ fn open_outputs(req: &DedupRequest, setup: &Setup, hooks: &Hooks<'_>) -> Result<
     let key = setup.key(req);
     if !Checkpoints::resumable(&req.out, &key) {
         refuse_old_outputs(&req.out, req.force)?;
+        if req.links {
+            let graph = GRAPH_FILES.iter().map(|f| req.out.join(f));
+            output::refuse_existing(graph, req.force)?;
+        }
     }
     let (checkpoints, resuming) = Checkpoints::open(&req.out, &key, req.force)?;
     if resuming {
@@ -287,6 +302,7 @@ fn read(
         only,
         phrases: setup.phrases.as_ref(),
         reuse: setup.reuse.as_ref().map(|c| (c, req.out.as_path())),
+        links: req.links,
     };
     let read_hooks = DedupHooks {
         cancelled: hooks.cancelled,

@@ -61,6 +61,8 @@ pub struct DedupSettings<'a> {
     /// Text-reuse sketches to make next to each fingerprint, and the folder of the texts'
     /// scratch file (`--reuse`).
     pub reuse: Option<(&'a ReuseConfig, &'a Path)>,
+    /// Read each page's links into the web graph too (`--links`).
+    pub links: bool,
 }
 
 /// Hooks of a dedup run into its caller.
@@ -117,6 +119,9 @@ pub fn read_documents_into(
     }
     if let Some((cfg, out)) = settings.reuse {
         col = col.with_reuse(cfg, out)?;
+    }
+    if settings.links {
+        col = col.with_links();
     }
     let skip = |f: u32| done[f as usize];
     let reading = Reading {
@@ -181,6 +186,7 @@ fn extract_and_fingerprint<'scope>(
     let cfg = settings.dedup;
     let phrases = settings.phrases;
     let reuse = settings.reuse.map(|r| r.0);
+    let links = settings.links;
     let wide = wide_keys(settings.inputs);
     let init = move || {
         (
@@ -201,7 +207,17 @@ fn extract_and_fingerprint<'scope>(
         init,
         move |(ex, fper, sketcher), batch: Batch<Record>| {
             let batch = timed(&times.extract_ns, || {
-                batch.map_items(|recs| recs.iter().map(|r| entry_of(r, ex)).collect())
+                batch.map_items(|recs| {
+                    recs.iter()
+                        .map(|r| {
+                            let mut e = entry_of(r, ex);
+                            if links {
+                                e.links = crate::links::page_links(r);
+                            }
+                            e
+                        })
+                        .collect()
+                })
             });
             timed(&times.fingerprint_ns, || {
                 batch.map_items(|mut entries: Vec<Entry>| {

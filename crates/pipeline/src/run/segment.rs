@@ -260,6 +260,7 @@ fn read_new(
         only: None,
         phrases: None,
         reuse: None,
+        links: false,
     };
     let collected = read_documents_into(
         &settings,

@@ -1,0 +1,196 @@
+//! A page's links as a worker reads them ([`page_links`]) and their gathering into the web graph
+//! in input order ([`LinkGatherer`]), for `crawlsift links` and `dedup --links` alike.
+//!
+//! Every HTTP response read is a page: an HTML one (a `Content-Type` naming HTML, or none and a
+//! body that starts like markup) gives its links ([`crawlsift_extractor::links`]: `<a href>` with
+//! anchor text, `<link rel=canonical>`, meta refresh), a redirect (3xx) the target of its
+//! `Location` header; each is resolved against the page's URL and `<base>` and normalised
+//! ([`crawlsift_links::resolve`]).
+
+use crawlsift_extractor::charset::{charset_param, decode};
+use crawlsift_extractor::links::{links_of, LinkKind};
+use crawlsift_extractor::CharsetMode;
+use crawlsift_links::{normalise, page_base, resolve, Graph, GraphBuilder, GraphSummary, Link};
+use crawlsift_reader::Record;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// A page's links as a worker leaves them (and a checkpoint keeps them). Their strings are held
+/// in one buffer: a page has a hundred links, and a string each, allocated on a worker and freed
+/// on the collector, cost more than the graph itself.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PageLinks {
+    /// The page's URL, normalised.
+    pub url: String,
+    /// The links' targets and anchor texts, one after another.
+    strings: String,
+    /// Per link, in page order: where its target and its anchor text end in `strings`, and
+    /// whether it is `nofollow`.
+    ends: Vec<(u32, u32, bool)>,
+    /// Whether the page is a redirect (its one link is the `Location`).
+    pub redirect: bool,
+    /// Hrefs that name no `http(s)` resource or do not resolve.
+    pub unresolved: u64,
+}
+
+impl PageLinks {
+    pub(crate) fn new(url: String) -> Self {
+        PageLinks {
+            url,
+            strings: String::new(),
+            ends: Vec::new(),
+            redirect: false,
+            unresolved: 0,
+        }
+    }
+
+    /// Adds a link; one that would take the buffer past 4 GiB is not kept (no page gives that
+    /// much: links and their texts are bounded per page by the extractor).
+    pub(crate) fn push(&mut self, target: &str, text: &str, nofollow: bool) {
+        let Ok(url_end) = u32::try_from(self.strings.len() + target.len()) else {
+            return;
+        };
+        let Ok(text_end) = u32::try_from(url_end as usize + text.len()) else {
+            return;
+        };
+        self.strings.push_str(target);
+        self.strings.push_str(text);
+        self.ends.push((url_end, text_end, nofollow));
+    }
+
+    /// The links, in page order.
+    pub fn links(&self) -> impl Iterator<Item = Link<'_>> {
+        let mut start = 0usize;
+        self.ends.iter().map(move |&(url_end, text_end, nofollow)| {
+            let (u, t) = (url_end as usize, text_end as usize);
+            let link = Link {
+                url: self.strings.get(start..u).unwrap_or(""),
+                text: self.strings.get(u..t).unwrap_or(""),
+                nofollow,
+            };
+            start = t;
+            link
+        })
+    }
+}
+
+/// The page of a record, if it is one (an HTTP response with a URL), and its resolved links.
+pub fn page_links(rec: &Record) -> Option<PageLinks> {
+    let resp = rec.http()?.ok()?;
+    let base_url = page_base(rec.url.as_deref()?, None)?;
+    let url = normalise(base_url.as_str())?;
+    let mut out = PageLinks::new(url);
+    if (300..400).contains(&resp.status) {
+        if let Some(target) = resp.header("location").and_then(|l| resolve(&base_url, l)) {
+            out.push(&target, "", false);
+            out.redirect = true;
+        }
+        return Some(out);
+    }
+    let ctype = resp.header("content-type").unwrap_or("");
+    let html = if ctype.is_empty() {
+        resp.body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'<')
+    } else {
+        ctype.to_ascii_lowercase().contains("html")
+    };
+    if !html || resp.status != 200 {
+        return Some(out);
+    }
+    let text = decode(&resp.body, charset_param(ctype), CharsetMode::Auto).text;
+    let page = links_of(&text);
+    let base = page_base(base_url.as_str(), page.base.as_deref())?;
+    for l in page.links {
+        match resolve(&base, &l.href) {
+            Some(target) => {
+                let text = if l.kind == LinkKind::Anchor {
+                    l.text.as_str()
+                } else {
+                    ""
+                };
+                out.push(&target, text, l.nofollow);
+            }
+            None => out.unresolved += 1,
+        }
+    }
+    Some(out)
+}
+
+/// The pages' links gathered in input order, and the counts of what was not an edge.
+#[derive(Default)]
+pub struct LinkGatherer {
+    graph: GraphBuilder,
+    /// Redirects (3xx responses with a `Location`) among the links.
+    pub redirects: u64,
+    /// Hrefs that name no `http(s)` resource or do not resolve.
+    pub unresolved: u64,
+}
+
+impl LinkGatherer {
+    /// Adds a page's links.
+    pub fn add(&mut self, p: &PageLinks) -> Result<()> {
+        self.redirects += u64::from(p.redirect);
+        self.unresolved += p.unresolved;
+        self.graph.add_page(&p.url, p.links()).map_err(links_error)
+    }
+
+    /// Pages added so far.
+    pub fn pages(&self) -> u64 {
+        self.graph.pages()
+    }
+
+    /// The finished graph ([`GraphBuilder::finish`] on `threads` threads).
+    pub fn finish(self, threads: usize) -> FinishedLinks {
+        FinishedLinks {
+            graph: self.graph.finish(threads),
+            redirects: self.redirects,
+            unresolved: self.unresolved,
+        }
+    }
+}
+
+/// A gathered graph, numbered and ready to write.
+pub struct FinishedLinks {
+    /// The graph.
+    pub graph: Graph,
+    /// Redirects among the links.
+    pub redirects: u64,
+    /// Hrefs not resolved.
+    pub unresolved: u64,
+}
+
+/// What was written of a graph, for `links-report.json` and `report.json`'s `links` section.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct LinksSummary {
+    /// The graphs, as written.
+    #[serde(flatten)]
+    pub graph: GraphSummary,
+    /// Redirects (3xx responses with a `Location`) among the links.
+    pub redirects: u64,
+    /// Hrefs that name no `http(s)` resource or do not resolve (`mailto:`, `javascript:`, ...).
+    pub unresolved: u64,
+}
+
+impl FinishedLinks {
+    /// Writes the graphs and the anchors into `dir` ([`Graph::write`]).
+    pub fn write(&self, dir: &std::path::Path) -> Result<LinksSummary> {
+        Ok(LinksSummary {
+            graph: self.graph.write(dir).map_err(links_error)?,
+            redirects: self.redirects,
+            unresolved: self.unresolved,
+        })
+    }
+}
+
+/// The files a graph is written as, in its output folder.
+pub const GRAPH_FILES: [&str; 5] = [
+    "pages/vertices.txt.gz",
+    "pages/edges.txt.gz",
+    "hosts/vertices.txt.gz",
+    "hosts/edges.txt.gz",
+    "anchors.jsonl.gz",
+];
+
+fn links_error(e: crawlsift_links::LinksError) -> Error {
+    Error::failed(e.to_string())
+}
