@@ -29,6 +29,24 @@ fn gunzip(p: &Path) -> String {
     s
 }
 
+/// The BVGraph beside an edge list, loaded by the `webgraph` crate, holds the same arcs.
+fn assert_bvgraph_is_the_edge_list(dir: &Path) {
+    use webgraph::prelude::*;
+    let g = BvGraph::with_basename(dir.join("graph"))
+        .endianness::<dsi_bitstream::traits::BE>()
+        .load()
+        .unwrap();
+    let vertices = gunzip(&dir.join("vertices.txt.gz")).lines().count();
+    assert_eq!(g.num_nodes(), vertices);
+    let mut arcs = String::new();
+    for v in 0..g.num_nodes() {
+        for w in g.successors(v) {
+            arcs += &format!("{v}\t{w}\n");
+        }
+    }
+    assert_eq!(arcs, gunzip(&dir.join("edges.txt.gz")), "{}", dir.display());
+}
+
 #[test]
 fn a_crawls_links_become_page_and_host_graphs_with_anchor_texts_and_ranks() {
     let html = "Content-Type: text/html; charset=utf-8\r\n";
@@ -65,13 +83,7 @@ fn a_crawls_links_become_page_and_host_graphs_with_anchor_texts_and_ranks() {
             0,
         );
     }
-    for f in [
-        "pages/vertices.txt.gz",
-        "pages/edges.txt.gz",
-        "hosts/vertices.txt.gz",
-        "hosts/edges.txt.gz",
-        "anchors.jsonl.gz",
-    ] {
+    for f in crawlsift_pipeline::links::GRAPH_FILES {
         assert_eq!(
             contents(&out("g1").join(f)),
             contents(&out("g3").join(f)),
@@ -79,6 +91,8 @@ fn a_crawls_links_become_page_and_host_graphs_with_anchor_texts_and_ranks() {
         );
     }
     let g = out("g1");
+    assert_bvgraph_is_the_edge_list(&g.join("pages"));
+    assert_bvgraph_is_the_edge_list(&g.join("hosts"));
     // SURT order: a.example (www. is no part of the key), b.example, c.example.
     assert_eq!(
         gunzip(&g.join("pages/vertices.txt.gz")),
@@ -268,19 +282,14 @@ fn dedup_links_writes_the_graph_and_anchors_in_the_same_pass() {
         let text = o.join("text.jsonl");
         let args = ["dedup", i, "--out", &s(&o), "--links", "--text", &s(&text)];
         crawlsift_ok(&[&args[..], &["-q", "-j", t]].concat(), 0);
-        for f in [
-            "pages/vertices.txt.gz",
-            "pages/edges.txt.gz",
-            "hosts/vertices.txt.gz",
-            "hosts/edges.txt.gz",
-            "anchors.jsonl.gz",
-        ] {
+        for f in crawlsift_pipeline::links::GRAPH_FILES {
             assert_eq!(
                 contents(&out("links").join(f)),
                 contents(&o.join(f)),
                 "{f}, -j {t}"
             );
         }
+        assert_bvgraph_is_the_edge_list(&o.join("pages"));
         assert_eq!(
             contents(&o.join("clusters.jsonl")),
             contents(&out("plain").join("clusters.jsonl"))

@@ -20,6 +20,7 @@ use crawlsift_common::fs::AtomicFile;
 use flate2::write::GzEncoder;
 use serde::Serialize;
 
+use crate::bvgraph::write_bvgraph;
 use crate::resolve::host_key;
 use crate::strings::Strings;
 use crate::LinksError;
@@ -55,6 +56,10 @@ pub struct GraphSummary {
     pub host_edges: u64,
     /// Distinct (target, anchor text) pairs in `anchors.jsonl.gz`.
     pub anchor_texts: u64,
+    /// Bytes of the page graph's compressed successor lists (`pages/graph.graph`).
+    pub page_bvgraph_bytes: u64,
+    /// Bytes of the host graph's (`hosts/graph.graph`).
+    pub host_bvgraph_bytes: u64,
 }
 
 /// The graphs being gathered.
@@ -322,23 +327,30 @@ impl Graph {
         std::thread::scope(|s| {
             let pages = s.spawn(|| {
                 let names = self.by_page.iter().map(|&old| self.names.get(old));
-                write_layout(&dir.join("pages"), names, &self.page_edges)
+                let (dir, n) = (dir.join("pages"), self.by_page.len());
+                write_layout(&dir, names, &self.page_edges)?;
+                write_bvgraph(&dir, BVGRAPH_NAME, n, &self.page_edges)
             });
             let hosts = s.spawn(|| {
                 let names = self
                     .host_order
                     .iter()
                     .map(|&old| self.host_names[old as usize].as_str());
-                write_layout(&dir.join("hosts"), names, &self.host_edges)
+                let (dir, n) = (dir.join("hosts"), self.host_order.len());
+                write_layout(&dir, names, &self.host_edges)?;
+                write_bvgraph(&dir, BVGRAPH_NAME, n, &self.host_edges)
             });
             let anchors = self.write_anchors(&dir.join("anchors.jsonl.gz"));
-            let join = |h: std::thread::ScopedJoinHandle<'_, Result<(), LinksError>>| {
+            let join = |h: std::thread::ScopedJoinHandle<'_, Result<u64, LinksError>>| {
                 h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
             };
-            let (pages, hosts) = (join(pages), join(hosts));
-            pages.and(hosts).and(anchors)
-        })?;
-        Ok(self.summary.clone())
+            let (pages, hosts) = (join(pages)?, join(hosts)?);
+            anchors?;
+            let mut summary = self.summary.clone();
+            summary.page_bvgraph_bytes = pages;
+            summary.host_bvgraph_bytes = hosts;
+            Ok(summary)
+        })
     }
 
     fn write_anchors(&self, path: &Path) -> Result<(), LinksError> {
@@ -380,6 +392,10 @@ fn surt_keys(names: &Strings, threads: usize) -> Vec<(String, u32)> {
             .collect()
     })
 }
+
+/// The base name of the BVGraph of `pages/` and of `hosts/` (`graph.graph`, `graph.offsets`,
+/// `graph.properties`, `graph.ef`).
+pub const BVGRAPH_NAME: &str = "graph";
 
 #[derive(Serialize)]
 struct AnchorLine<'a> {

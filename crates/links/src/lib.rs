@@ -14,6 +14,7 @@ from other hosts and from the page's own host apart.
 
 #![deny(missing_docs)]
 
+pub mod bvgraph;
 pub mod graph;
 pub mod resolve;
 pub mod strings;

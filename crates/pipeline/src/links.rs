@@ -182,12 +182,21 @@ impl FinishedLinks {
     }
 }
 
-/// The files a graph is written as, in its output folder.
-pub const GRAPH_FILES: [&str; 5] = [
+/// The files a graph is written as, in its output folder: cc-webgraph's text layout and the
+/// BVGraph of the page and the host graph, and the anchor texts.
+pub const GRAPH_FILES: [&str; 13] = [
     "pages/vertices.txt.gz",
     "pages/edges.txt.gz",
+    "pages/graph.graph",
+    "pages/graph.offsets",
+    "pages/graph.properties",
+    "pages/graph.ef",
     "hosts/vertices.txt.gz",
     "hosts/edges.txt.gz",
+    "hosts/graph.graph",
+    "hosts/graph.offsets",
+    "hosts/graph.properties",
+    "hosts/graph.ef",
     "anchors.jsonl.gz",
 ];
 
