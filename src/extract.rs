@@ -17,10 +17,10 @@ use crawlsift_pipeline::run::pages::{self, page_text};
 
 /// Arguments of `crawlsift extract`.
 #[derive(Args, Debug)]
-#[command(group(ArgGroup::new("source").required(true).args(["inputs", "html", "html_dir"])))]
+#[command(group(ArgGroup::new("source").required(true).args(["inputs", "input_list", "html", "html_dir"])))]
 pub struct ExtractArgs {
-    /// Archive files or directories to read.
-    pub inputs: Vec<PathBuf>,
+    #[command(flatten)]
+    pub inputs: crate::InputArgs,
 
     /// Output file for archive inputs; a name ending in `.gz` or `.zst` is compressed (gzip,
     /// zstd) whatever the format. An existing file is not overwritten without `--force`.
