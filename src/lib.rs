@@ -178,6 +178,7 @@ where
 
 /// The inputs of every command that reads archives.
 #[derive(clap::Args, Debug, Clone)]
+#[group(id = "source", required = true, multiple = true)]
 pub(crate) struct InputArgs {
     /// Archive files, folders (walked in sorted order), `-` (stdin), `https://` or `s3://` URLs.
     pub inputs: Vec<std::path::PathBuf>,

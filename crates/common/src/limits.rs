@@ -765,45 +765,34 @@ pub const RANK_MAX_LINE_BYTES: usize = 1 << 20;
 /// crawlsift does not have yet.
 pub const RANK_HARMONIC_EXACT_MAX_VERTICES: usize = 100_000;
 
-// --- remote inputs (crates/reader/src/remote/) ---------------------------------------------------
+// --- remote inputs (crates/reader/src/remote/, input lists in crates/reader/src/input.rs) ------
 
-/// Longest wait for a TCP (and TLS) connection to a remote input's server: a host that does not
-/// answer is retried, not waited on for ever. Object stores and CDNs answer in well under a second.
+/// Longest wait for a TCP (and TLS) connection to a remote input's server; then it is retried.
 pub const REMOTE_CONNECT_TIMEOUT_SECS: u64 = 20;
 
-/// Longest wait for any one read of a remote input's socket (a response's head or the next bytes
-/// of its body). A server that stops sending is treated as a dropped connection and resumed; 60 s
-/// outlasts an overloaded server's pauses without hanging on a dead one.
+/// Longest wait for one read of a remote input's socket; then the connection counts as dropped
+/// and is resumed. 60 s outlasts an overloaded server's pauses without hanging on a dead one.
 pub const REMOTE_READ_TIMEOUT_SECS: u64 = 60;
 
-/// Attempts at a remote input's bytes from one position before it fails: the first request and
-/// the retries after a dropped connection, a timeout or a 5xx/429 answer. Any byte read resets the
-/// count, so a file is resumed as often as the connection drops while it makes progress.
+/// Attempts at a remote input from one position (after drops, timeouts, 5xx/429 answers) before
+/// it fails; a byte read resets the count, so a file making progress is resumed as often as needed.
 pub const REMOTE_ATTEMPTS: u32 = 5;
 
-/// Wait before the first retry of a remote input; each next one waits twice as long, up to
-/// [`REMOTE_BACKOFF_MAX_MS`] (with 5 attempts: 0.2 + 0.4 + 0.8 + 1.6 s before giving up).
+/// Wait before the first retry, doubled before each next one up to [`REMOTE_BACKOFF_MAX_MS`].
 pub const REMOTE_BACKOFF_FIRST_MS: u64 = 200;
 
 /// Longest wait between two attempts at a remote input.
 pub const REMOTE_BACKOFF_MAX_MS: u64 = 5_000;
 
-/// How long a signed S3 request stays valid. Every request is signed just before it is made, so
-/// this only needs to outlast the request's start; an hour allows for a skewed clock.
+/// Validity of a signed S3 request: each is signed just before it is made; an hour allows for skew.
 pub const REMOTE_SIGNED_URL_SECS: u64 = 3600;
 
-/// Largest answer read whole from a server: an S3 listing page (1,000 keys of about 300 bytes of
-/// XML each) or an error body quoted in a message. A larger one is refused, not allocated.
+/// Largest answer read whole (an S3 listing page of 1,000 keys is ~300 KB): a larger is refused.
 pub const REMOTE_SMALL_BODY_BYTES: u64 = 8 << 20;
 
-/// Objects an `s3://BUCKET/PREFIX/` input may list (1,000 a page). Common Crawl's largest crawl
-/// has 100,000 WARC files; ten times that bounds the listing's memory at ~100 MB of keys.
+/// Objects one `s3://BUCKET/PREFIX/` may list, and inputs one `--input-list` may name: ten times
+/// Common Crawl's largest crawl (~100,000 WARC files), so a hostile listing or list is refused.
 pub const REMOTE_MAX_LISTED: usize = 1_000_000;
 
-/// Longest line of an `--input-list` file (a path or URL): far beyond any real one, it stops a
-/// file without newlines from being read into one line.
+/// Longest `--input-list` line: far beyond any path or URL, it stops a file without newlines.
 pub const INPUT_LIST_MAX_LINE_BYTES: usize = 64 << 10;
-
-/// Inputs an `--input-list` file may name: ten times Common Crawl's largest `warc.paths.gz`
-/// (about 100,000 lines), so that a hostile list (a gzip bomb of short lines) is refused, not held.
-pub const INPUT_LIST_MAX_ENTRIES: usize = 1_000_000;

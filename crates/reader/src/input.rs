@@ -8,7 +8,7 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use bytes::Bytes;
-use crawlsift_common::limits::{INPUT_LIST_MAX_ENTRIES, INPUT_LIST_MAX_LINE_BYTES};
+use crawlsift_common::limits::{INPUT_LIST_MAX_LINE_BYTES, REMOTE_MAX_LISTED};
 
 use crate::error::ReadError;
 use crate::remote;
@@ -60,7 +60,9 @@ pub fn expand_inputs(args: &[PathBuf]) -> Result<Vec<Input>, ReadError> {
             continue;
         }
         if let Some(url) = a.to_str().filter(|s| remote::is_remote(s)) {
-            remote::expand(url, &mut out)?;
+            let mut urls = Vec::new();
+            remote::expand(url, &mut urls)?;
+            out.extend(urls.into_iter().map(Input::Remote));
             continue;
         }
         let meta = std::fs::metadata(a).map_err(|source| ReadError::Open {
@@ -160,9 +162,9 @@ pub fn read_input_list(list: &Path, prefix: Option<&str>) -> Result<Vec<PathBuf>
         if text.is_empty() || text.starts_with('#') {
             continue;
         }
-        if out.len() == INPUT_LIST_MAX_ENTRIES {
+        if out.len() == REMOTE_MAX_LISTED {
             return Err(invalid(format!(
-                "{name} names more than {INPUT_LIST_MAX_ENTRIES} inputs"
+                "{name} names more than {REMOTE_MAX_LISTED} inputs"
             )));
         }
         out.push(PathBuf::from(join_prefix(prefix, text)));

@@ -3,7 +3,8 @@
 //!
 //! - [`is_remote`] tells a URL argument from a path; [`expand`] turns one into inputs (an
 //!   `s3://BUCKET/PREFIX/` ending in `/` lists the objects under it, in key order, as a local
-//!   folder is walked); [`open`] opens one as a [`Read`](std::io::Read).
+//!   folder is walked); [`open`] opens one as a [`Read`](std::io::Read). This module knows
+//!   nothing of `input.rs`, which calls it.
 //! - `resume.rs`: the reader of one remote object. It keeps its byte position; when the
 //!   connection drops, times out or the server answers 5xx/429, it asks again from that position
 //!   (`Range: bytes=N-`): a `206` answer resumes, a `200` (a server without range support) is read
@@ -30,7 +31,6 @@ use crawlsift_common::limits::{
 };
 
 use crate::error::{ReadError, RemoteError};
-use crate::input::Input;
 pub(crate) use resume::Resumable;
 
 /// Whether an argument names a remote input (`http://`, `https://` or `s3://`) rather than a
@@ -44,9 +44,9 @@ pub(crate) fn is_remote(arg: &str) -> bool {
     })
 }
 
-/// The inputs a URL argument stands for: itself, or for `s3://BUCKET/PREFIX/` (ending in `/`)
+/// The URLs a URL argument stands for: itself, or for `s3://BUCKET/PREFIX/` (ending in `/`)
 /// every object under the prefix in key order (keys ending in `/`, folder markers, left out).
-pub(crate) fn expand(url: &str, out: &mut Vec<Input>) -> Result<(), ReadError> {
+pub(crate) fn expand(url: &str, out: &mut Vec<String>) -> Result<(), ReadError> {
     let open_err = |e: RemoteError| ReadError::Open {
         path: url.into(),
         source: std::io::Error::other(e),
@@ -54,10 +54,10 @@ pub(crate) fn expand(url: &str, out: &mut Vec<Input>) -> Result<(), ReadError> {
     if is_s3(url) && url.ends_with('/') {
         let (bucket, prefix) = s3::split(url).map_err(open_err)?;
         for key in s3::list(bucket, prefix).map_err(open_err)? {
-            out.push(Input::Remote(format!("s3://{bucket}/{key}")));
+            out.push(format!("s3://{bucket}/{key}"));
         }
     } else {
-        out.push(Input::Remote(url.to_string()));
+        out.push(url.to_string());
     }
     Ok(())
 }
@@ -71,7 +71,9 @@ pub(crate) fn open(url: &str) -> Result<Resumable, ReadError> {
     };
     let target = if is_s3(url) {
         let object = s3::split(url).and_then(|(bucket, key)| s3::Object::new(bucket, key));
-        resume::Target::S3(object.map_err(|e| open_err(std::io::Error::other(e)))?)
+        resume::Target::S3(Box::new(
+            object.map_err(|e| open_err(std::io::Error::other(e)))?,
+        ))
     } else {
         resume::Target::Http(url.to_string())
     };

@@ -13,7 +13,7 @@ pub(crate) enum Target {
     /// An `http://` or `https://` URL, asked for as given.
     Http(String),
     /// An S3 object: each request is signed anew (a presigned GET).
-    S3(s3::Object),
+    S3(Box<s3::Object>),
 }
 
 impl Target {
