@@ -22,6 +22,30 @@ struct Mode {
     drop_at: Option<u64>,
     /// ... this many times (usize::MAX: always).
     drops: usize,
+    /// Answer this many requests first with `503 Service Unavailable`.
+    busy: usize,
+    /// Answer a range request with the wrong range (from byte 0, marked 206).
+    wrong_range: bool,
+}
+
+impl Mode {
+    fn plain(ranges: bool) -> Mode {
+        Mode {
+            ranges,
+            drop_at: None,
+            drops: 0,
+            busy: 0,
+            wrong_range: false,
+        }
+    }
+
+    fn dropping(ranges: bool, at: u64, drops: usize) -> Mode {
+        Mode {
+            drop_at: Some(at),
+            drops,
+            ..Mode::plain(ranges)
+        }
+    }
 }
 
 struct Server {
@@ -79,7 +103,15 @@ fn serve(
             }
         }
     }
-    asked.lock().unwrap().push(range.clone());
+    let nth = {
+        let mut asked = asked.lock().unwrap();
+        asked.push(range.clone());
+        asked.len()
+    };
+    if nth <= mode.busy {
+        let _ = conn.write_all(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 4\r\nConnection: close\r\n\r\nbusy");
+        return;
+    }
     let Some(data) = files.get(path.trim_start_matches('/')) else {
         let _ = conn.write_all(
             b"HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\nConnection: close\r\n\r\nnot found",
@@ -94,7 +126,8 @@ fn serve(
         _ => 0,
     };
     let len = data.len() as u64;
-    let head = if from > 0 {
+    let from = if mode.wrong_range { 0 } else { from };
+    let head = if from > 0 || (mode.wrong_range && !range.is_empty()) {
         format!(
             "HTTP/1.1 206 Partial Content\r\nContent-Length: {}\r\nContent-Range: bytes {from}-{}/{len}\r\nConnection: close\r\n\r\n",
             len - from,
@@ -166,14 +199,7 @@ fn local_copies() -> tempfile::TempDir {
 fn records_over_http_match_the_local_files_with_and_without_ranges() {
     let d = local_copies();
     for ranges in [true, false] {
-        let s = Server::start(
-            files(),
-            Mode {
-                ranges,
-                drop_at: None,
-                drops: 0,
-            },
-        );
+        let s = Server::start(files(), Mode::plain(ranges));
         for name in ["a/sample.warc.gz", "a/sample.warc"] {
             assert_records_match(d.path().join(name).to_str().unwrap(), &s.url(name));
         }
@@ -186,11 +212,7 @@ fn a_connection_dropped_once_is_resumed() {
     for ranges in [true, false] {
         for name in ["a/sample.warc.gz", "a/sample.warc"] {
             let at = 5_000;
-            let mode = Mode {
-                ranges,
-                drop_at: Some(at),
-                drops: 1,
-            };
+            let mode = Mode::dropping(ranges, at, 1);
             let s = Server::start(files(), mode);
             assert_records_match(d.path().join(name).to_str().unwrap(), &s.url(name));
             let asked = s.ranges_asked.lock().unwrap().clone();
@@ -204,11 +226,7 @@ fn a_connection_dropped_once_is_resumed() {
 fn a_connection_that_always_drops_fails_naming_the_url_and_offset() {
     let at = 4_321;
     for ranges in [true, false] {
-        let mode = Mode {
-            ranges,
-            drop_at: Some(at),
-            drops: usize::MAX,
-        };
+        let mode = Mode::dropping(ranges, at, usize::MAX);
         let s = Server::start(files(), mode);
         let url = s.url("a/sample.warc.gz");
         let o = crawlsift_ok(&["records", &url], 1);
@@ -223,14 +241,7 @@ fn a_connection_that_always_drops_fails_naming_the_url_and_offset() {
 
 #[test]
 fn a_missing_object_is_an_error_naming_the_url_at_once() {
-    let s = Server::start(
-        files(),
-        Mode {
-            ranges: true,
-            drop_at: None,
-            drops: 0,
-        },
-    );
+    let s = Server::start(files(), Mode::plain(true));
     let url = s.url("a/missing.warc.gz");
     let o = crawlsift_ok(&["records", &url], 1);
     let err = String::from_utf8_lossy(&o.stderr);
@@ -245,14 +256,7 @@ fn a_missing_object_is_an_error_naming_the_url_at_once() {
 #[test]
 fn an_input_list_under_an_http_prefix_reads_like_the_urls() {
     let d = local_copies();
-    let s = Server::start(
-        files(),
-        Mode {
-            ranges: true,
-            drop_at: None,
-            drops: 0,
-        },
-    );
+    let s = Server::start(files(), Mode::plain(true));
     let list = d.path().join("paths.txt.gz");
     let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     enc.write_all(b"# two files\na/sample.warc.gz\n\na/sample.warc\n")
@@ -276,14 +280,7 @@ fn an_input_list_under_an_http_prefix_reads_like_the_urls() {
 #[test]
 fn dedup_over_http_matches_the_local_run() {
     let d = local_copies();
-    let s = Server::start(
-        files(),
-        Mode {
-            ranges: true,
-            drop_at: Some(3_000),
-            drops: 1,
-        },
-    );
+    let s = Server::start(files(), Mode::dropping(true, 3_000, 1));
     let local = d.path().join("a/sample.warc.gz");
     let url = s.url("a/sample.warc.gz");
     let (out_local, out_url) = (d.path().join("local"), d.path().join("url"));
@@ -296,4 +293,34 @@ fn dedup_over_http_matches_the_local_run() {
         assert_eq!(text(out_url.join(f)), want, "{f}");
     }
     assert!(text(out_url.join("clusters.jsonl")).contains(&url));
+}
+
+#[test]
+fn a_busy_server_is_retried_and_a_wrong_range_refused() {
+    let d = local_copies();
+    let busy = Mode {
+        busy: 2,
+        ..Mode::plain(true)
+    };
+    let s = Server::start(files(), busy);
+    let name = "a/sample.warc.gz";
+    assert_records_match(d.path().join(name).to_str().unwrap(), &s.url(name));
+    assert_eq!(
+        s.ranges_asked.lock().unwrap().len(),
+        3,
+        "two 503s, then the file"
+    );
+    // A server that answers a resumption with other bytes than asked for is not believed.
+    let liar = Mode {
+        wrong_range: true,
+        ..Mode::dropping(true, 2_000, 1)
+    };
+    let s = Server::start(files(), liar);
+    let url = s.url(name);
+    let o = crawlsift_ok(&["records", &url], 1);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&url) && err.contains("resuming at byte 2000"),
+        "{err}"
+    );
 }

@@ -247,7 +247,11 @@ impl InputSet {
         for arg in args {
             match crawlsift_reader::expand_inputs(std::slice::from_ref(arg)) {
                 Ok(found) => {
-                    from_dir.extend(std::iter::repeat_n(arg.is_dir(), found.len()));
+                    // An `s3://BUCKET/PREFIX/` is listed as a folder is walked.
+                    let listed = arg
+                        .to_str()
+                        .is_some_and(|a| a.starts_with("s3://") && a.ends_with('/'));
+                    from_dir.extend(std::iter::repeat_n(arg.is_dir() || listed, found.len()));
                     inputs.extend(found);
                 }
                 Err(e) => missing.push(e.to_string()),
