@@ -256,25 +256,24 @@ fn a_missing_object_is_an_error_naming_the_url_at_once() {
 #[test]
 fn an_input_list_under_an_http_prefix_reads_like_the_urls() {
     let d = local_copies();
-    let s = Server::start(files(), Mode::plain(true));
-    let list = d.path().join("paths.txt.gz");
     let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     enc.write_all(b"# two files\na/sample.warc.gz\n\na/sample.warc\n")
         .unwrap();
-    std::fs::write(&list, enc.finish().unwrap()).unwrap();
+    let list_gz = enc.finish().unwrap();
+    let mut served = files();
+    served.insert("lists/paths.gz".into(), list_gz.clone());
+    let s = Server::start(served, Mode::plain(true));
+    let list = d.path().join("paths.txt.gz");
+    std::fs::write(&list, list_gz).unwrap();
     let prefix = format!("http://127.0.0.1:{}/", s.port);
-    let args = [
-        "records",
-        "--input-list",
-        list.to_str().unwrap(),
-        "--prefix",
-        &prefix,
-    ];
-    let got = crawlsift_ok(&args, 0).stdout;
     let (u1, u2) = (s.url("a/sample.warc.gz"), s.url("a/sample.warc"));
     let want = crawlsift_ok(&["records", &u1, &u2], 0).stdout;
-    assert_eq!(got, want);
-    assert!(!got.is_empty());
+    assert!(!want.is_empty());
+    // The list as a local file, and as a URL itself.
+    for list in [list.to_str().unwrap().to_string(), s.url("lists/paths.gz")] {
+        let args = ["records", "--input-list", &list, "--prefix", &prefix];
+        assert_eq!(crawlsift_ok(&args, 0).stdout, want, "{list}");
+    }
 }
 
 #[test]

@@ -113,16 +113,25 @@ fn retryable(status: u16) -> bool {
     status == 429 || status >= 500
 }
 
-/// The start of an error answer's body (an S3 error's XML names its code), for a message.
+/// What an error answer says: its reason phrase, and an S3 error's code and message (other
+/// bodies, HTML pages most often, are left out; plain text is quoted, briefly).
 fn error_detail(resp: ureq::Response) -> String {
+    let mut out = format!(" {}", resp.status_text());
     let mut text = String::new();
-    let _ = resp.into_reader().take(512).read_to_string(&mut text);
-    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if text.is_empty() {
-        String::new()
-    } else {
-        format!(": {text}")
+    let _ = resp.into_reader().take(2048).read_to_string(&mut text);
+    let tag = |name: &str| {
+        let start = text.find(&format!("<{name}>"))? + name.len() + 2;
+        let len = text.get(start..)?.find(&format!("</{name}>"))?;
+        text.get(start..start + len)
+    };
+    if let Some(code) = tag("Code") {
+        out.push_str(&format!(": {code}: {}", tag("Message").unwrap_or("")));
+    } else if !text.contains('<') && !text.trim().is_empty() {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let quoted: String = words.join(" ").chars().take(200).collect();
+        out.push_str(&format!(": {quoted}"));
     }
+    out.trim_end_matches([' ', ':']).to_string()
 }
 
 /// GETs a small answer whole (an S3 listing page), with the retries of a stream: `request` makes
@@ -181,6 +190,20 @@ mod tests {
         assert!(!is_remote("s3://"));
         assert!(!is_remote("data/sample.warc.gz"));
         assert!(!is_remote("./http://x"));
+    }
+
+    #[test]
+    fn error_answers_are_summed_up_not_quoted_whole() {
+        let xml = "<?xml version=\"1.0\"?><Error><Code>NoSuchKey</Code>\
+                   <Message>The specified key does not exist.</Message></Error>";
+        let r = ureq::Response::new(404, "Not Found", xml).unwrap();
+        let want = " Not Found: NoSuchKey: The specified key does not exist.";
+        assert_eq!(error_detail(r), want);
+        let html = "<!DOCTYPE html><html><body>Not here</body></html>";
+        let r = ureq::Response::new(404, "Not Found", html).unwrap();
+        assert_eq!(error_detail(r), " Not Found");
+        let r = ureq::Response::new(503, "Service Unavailable", "slow\n down").unwrap();
+        assert_eq!(error_detail(r), " Service Unavailable: slow down");
     }
 
     #[test]
