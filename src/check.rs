@@ -3,7 +3,6 @@
 //! the summary and sets the status: 3 when any problem was found.
 
 use crate::ExitCode;
-use std::path::PathBuf;
 
 use clap::Args;
 use crawlsift_pipeline::run::check::{self, CheckRequest};
@@ -11,9 +10,8 @@ use crawlsift_pipeline::run::check::{self, CheckRequest};
 /// Arguments of `crawlsift check`.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// Archive files or directories (recursed in sorted order); `-` reads standard input.
-    #[arg(required = true)]
-    pub inputs: Vec<PathBuf>,
+    #[command(flatten)]
+    pub inputs: crate::InputArgs,
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j', value_parser = crate::threads_arg)]
     pub threads: Option<usize>,
@@ -24,7 +22,7 @@ pub struct CheckArgs {
 
 /// Runs `crawlsift check`.
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
-    let (inputs, threads) = (args.inputs, crate::threads(args.threads));
+    let (inputs, threads) = (args.inputs.paths()?, crate::threads(args.threads));
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let req = CheckRequest { inputs, threads };
     let checked = crate::with_hooks("check", true, |h| check::run(&req, &mut out, h))?;

@@ -17,9 +17,8 @@ use crate::ExitCode;
 /// Arguments of `crawlsift dedup`.
 #[derive(Args, Debug)]
 pub struct DedupArgs {
-    /// Archive files or directories (recursed in sorted order); `-` reads standard input.
-    #[arg(required = true)]
-    pub inputs: Vec<PathBuf>,
+    #[command(flatten)]
+    pub inputs: crate::InputArgs,
     /// Output directory (created if missing).
     #[arg(long, short = 'o')]
     pub out: PathBuf,
@@ -78,7 +77,7 @@ pub struct DedupArgs {
 /// Runs `crawlsift dedup`.
 pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
     let req = DedupRequest {
-        inputs: args.inputs,
+        inputs: args.inputs.paths()?,
         out: args.out,
         text: args.text,
         threads: crate::threads(args.threads),

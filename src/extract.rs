@@ -10,17 +10,16 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use clap::{ArgGroup, Args, ValueEnum};
+use clap::{Args, ValueEnum};
 use crawlsift_extractor::blocks::Tuning;
 use crawlsift_extractor::{CharsetMode, Extractor, ExtractorBuilder, Format, Method};
 use crawlsift_pipeline::run::pages::{self, page_text};
 
 /// Arguments of `crawlsift extract`.
 #[derive(Args, Debug)]
-#[command(group(ArgGroup::new("source").required(true).args(["inputs", "html", "html_dir"])))]
 pub struct ExtractArgs {
-    /// Archive files or directories to read.
-    pub inputs: Vec<PathBuf>,
+    #[command(flatten)]
+    pub inputs: crate::InputArgs,
 
     /// Output file for archive inputs; a name ending in `.gz` or `.zst` is compressed (gzip,
     /// zstd) whatever the format. An existing file is not overwritten without `--force`.
@@ -32,7 +31,7 @@ pub struct ExtractArgs {
     pub force: bool,
 
     /// Extract one HTML page (a file, or `-` for stdin) and print its main text.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["html_dir", "inputs"])]
+    #[arg(long, value_name = "FILE", group = "source", conflicts_with_all = ["html_dir", "inputs", "input_list"])]
     pub html: Option<PathBuf>,
 
     /// Extract every page of this folder and its subfolders (names ending in `.html` or `.htm`,
@@ -41,7 +40,8 @@ pub struct ExtractArgs {
         long,
         value_name = "DIR",
         requires = "out_dir",
-        conflicts_with = "inputs"
+        group = "source",
+        conflicts_with_all = ["inputs", "input_list"]
     )]
     pub html_dir: Option<PathBuf>,
 

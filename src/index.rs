@@ -15,9 +15,8 @@ use crate::ExitCode;
 /// Arguments of `crawlsift index`.
 #[derive(Args, Debug)]
 pub struct IndexArgs {
-    /// Archive files or directories (recursed in sorted order).
-    #[arg(required = true)]
-    pub inputs: Vec<PathBuf>,
+    #[command(flatten)]
+    pub inputs: crate::InputArgs,
     /// The index folder (created if missing).
     #[arg(long, short = 'o', value_name = "IDX")]
     pub out: PathBuf,
@@ -48,7 +47,7 @@ pub struct IndexArgs {
 pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let req = Request {
-        inputs: args.inputs,
+        inputs: args.inputs.paths()?,
         out: args.out,
         append: args.append,
         compress: args.compress,

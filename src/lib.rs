@@ -176,6 +176,28 @@ where
     }
 }
 
+/// The inputs of every command that reads archives.
+#[derive(clap::Args, Debug, Clone)]
+#[group(id = "source", required = true, multiple = true)]
+pub(crate) struct InputArgs {
+    /// Archive files, folders (walked in sorted order), `-` (stdin), `https://` or `s3://` URLs.
+    pub inputs: Vec<std::path::PathBuf>,
+    /// A file (plain or gzipped, or a URL) naming more inputs, one a line (as warc.paths.gz).
+    #[arg(long, value_name = "FILE")]
+    pub input_list: Option<std::path::PathBuf>,
+    /// Joined to each line of --input-list: a folder, an `https://` or an `s3://` URL.
+    #[arg(long, requires = "input_list")]
+    pub prefix: Option<String>,
+}
+
+impl InputArgs {
+    /// The inputs named, then those of the list (none at all is a usage error).
+    pub fn paths(&self) -> crawlsift_pipeline::Result<Vec<std::path::PathBuf>> {
+        let (list, prefix) = (self.input_list.as_deref(), self.prefix.as_deref());
+        crawlsift_pipeline::run::named_inputs(&self.inputs, list, prefix)
+    }
+}
+
 /// What makes two documents near-duplicates, as `dedup` and `index` take it from the command
 /// line (the same flags, defaults and checks in both).
 #[derive(clap::Args, Debug, Clone)]

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 pub fn run(args: ArchivesOutArgs) -> anyhow::Result<ExitCode> {
     let req = LinksRequest {
         threads: crate::threads(args.threads),
-        inputs: args.inputs,
+        inputs: args.inputs.paths()?,
         out: args.out,
         force: args.force,
     };

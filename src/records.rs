@@ -3,7 +3,6 @@
 //! it the arguments and prints the summaries.
 
 use crate::ExitCode;
-use std::path::PathBuf;
 
 use clap::Args;
 use crawlsift_pipeline::run::records::{self, RecordsRequest};
@@ -11,9 +10,8 @@ use crawlsift_pipeline::run::records::{self, RecordsRequest};
 /// Arguments of `crawlsift records`.
 #[derive(Args, Debug)]
 pub struct RecordsArgs {
-    /// Archive files or directories (recursed in sorted order); `-` reads standard input.
-    #[arg(required = true)]
-    pub inputs: Vec<PathBuf>,
+    #[command(flatten)]
+    pub inputs: crate::InputArgs,
     /// Print only counts per file and in total (payloads are still decoded).
     #[arg(long)]
     pub summary: bool,
@@ -28,7 +26,7 @@ pub struct RecordsArgs {
 /// Runs `crawlsift records`.
 pub fn run(args: RecordsArgs) -> anyhow::Result<ExitCode> {
     let req = RecordsRequest {
-        inputs: args.inputs,
+        inputs: args.inputs.paths()?,
         threads: crate::threads(args.threads),
         verify_digests: args.verify_digests,
         summary: args.summary,

@@ -15,9 +15,8 @@ use crawlsift_pipeline::run::reuse::{self, ReuseRequest};
 /// Arguments of `crawlsift reuse`.
 #[derive(Args, Debug)]
 pub struct ReuseArgs {
-    /// Archive files or directories (recursed in sorted order); `-` reads standard input.
-    #[arg(required = true)]
-    pub inputs: Vec<PathBuf>,
+    #[command(flatten)]
+    pub inputs: crate::InputArgs,
     /// Output directory (created if missing).
     #[arg(long, short = 'o')]
     pub out: PathBuf,
@@ -46,7 +45,7 @@ pub struct ReuseArgs {
 pub fn run(args: ReuseArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let req = ReuseRequest {
-        inputs: args.inputs,
+        inputs: args.inputs.paths()?,
         out: args.out,
         min_passage_words: args.min_passage_words,
         max_posting: args.max_posting,

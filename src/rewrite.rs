@@ -12,9 +12,8 @@ use crawlsift_pipeline::run::wacz::{self, WaczRequest};
 /// Arguments of `crawlsift rewrite`, `crawlsift wacz` and `crawlsift links`.
 #[derive(Args, Debug)]
 pub struct ArchivesOutArgs {
-    /// Archive files or directories (recursed in sorted order).
-    #[arg(required = true)]
-    pub inputs: Vec<PathBuf>,
+    #[command(flatten)]
+    pub inputs: crate::InputArgs,
     /// The output folder (`rewrite`: a NAME.warc.gz per input; `links`: the graphs) or package
     /// (`wacz`: FILE.wacz).
     #[arg(long, short = 'o')]
@@ -70,7 +69,7 @@ pub fn run(a: RewriteArgs) -> anyhow::Result<ExitCode> {
         memory: a.memory.unwrap_or(REWRITE_MEMORY_DEFAULT),
         clusters: a.clusters,
         report: true,
-        inputs: args.inputs,
+        inputs: args.inputs.paths()?,
         out: args.out,
         force: args.force,
     };
@@ -86,7 +85,7 @@ pub fn run_wacz(a: WaczArgs) -> anyhow::Result<ExitCode> {
     let args = a.common;
     let req = WaczRequest {
         threads: crate::threads(args.threads),
-        inputs: args.inputs,
+        inputs: args.inputs.paths()?,
         out: args.out,
         force: args.force,
         plain_index_max_lines: a

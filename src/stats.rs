@@ -21,9 +21,8 @@ pub(crate) const WORDS_HELP: &str = "Words are maximal runs of Unicode letters a
 /// Arguments of `crawlsift stats`.
 #[derive(Args, Debug)]
 pub struct StatsArgs {
-    /// Archive files or directories (recursed in sorted order); `-` reads standard input.
-    #[arg(required = true)]
-    pub inputs: Vec<PathBuf>,
+    #[command(flatten)]
+    pub inputs: crate::InputArgs,
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
@@ -49,7 +48,7 @@ pub struct StatsArgs {
 /// Runs `crawlsift stats`.
 pub fn run(args: StatsArgs) -> anyhow::Result<ExitCode> {
     let req = StatsRequest {
-        inputs: args.inputs,
+        inputs: args.inputs.paths()?,
         threads: crate::threads(args.threads),
         method: args.method,
         top: args.top,

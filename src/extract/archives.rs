@@ -13,7 +13,7 @@ use crate::ExitCode;
 /// Runs the archive mode of `crawlsift extract`.
 pub fn run(args: &ExtractArgs, builder: ExtractorBuilder) -> anyhow::Result<ExitCode> {
     let req = ExtractRequest {
-        inputs: args.inputs.clone(),
+        inputs: args.inputs.paths()?,
         threads: crate::threads(args.threads),
         extractor: builder,
         options: Options {

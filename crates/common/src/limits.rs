@@ -769,3 +769,35 @@ pub const RANK_MAX_LINE_BYTES: usize = 1 << 20;
 /// harmonic centrality needs HyperBall's approximate counters (as cc-webgraph runs it), which
 /// crawlsift does not have yet.
 pub const RANK_HARMONIC_EXACT_MAX_VERTICES: usize = 100_000;
+
+// --- remote inputs (crates/reader/src/remote/, input lists in crates/reader/src/input.rs) ------
+
+/// Longest wait for a TCP (and TLS) connection to a remote input's server; then it is retried.
+pub const REMOTE_CONNECT_TIMEOUT_SECS: u64 = 20;
+
+/// Longest wait for one read of a remote input's socket; then the connection counts as dropped
+/// and is resumed. 60 s outlasts an overloaded server's pauses without hanging on a dead one.
+pub const REMOTE_READ_TIMEOUT_SECS: u64 = 60;
+
+/// Attempts at a remote input from one position (after drops, timeouts, 5xx/429 answers) before
+/// it fails; a byte read resets the count, so a file making progress is resumed as often as needed.
+pub const REMOTE_ATTEMPTS: u32 = 5;
+
+/// Wait before the first retry, doubled before each next one up to [`REMOTE_BACKOFF_MAX_MS`].
+pub const REMOTE_BACKOFF_FIRST_MS: u64 = 200;
+
+/// Longest wait between two attempts at a remote input.
+pub const REMOTE_BACKOFF_MAX_MS: u64 = 5_000;
+
+/// Validity of a signed S3 request: each is signed just before it is made; an hour allows for skew.
+pub const REMOTE_SIGNED_URL_SECS: u64 = 3600;
+
+/// Largest answer read whole (an S3 listing page of 1,000 keys is ~300 KB): a larger is refused.
+pub const REMOTE_SMALL_BODY_BYTES: u64 = 8 << 20;
+
+/// Objects one `s3://BUCKET/PREFIX/` may list, and inputs one `--input-list` may name: ten times
+/// Common Crawl's largest crawl (~100,000 WARC files), so a hostile listing or list is refused.
+pub const REMOTE_MAX_LISTED: usize = 1_000_000;
+
+/// Longest `--input-list` line: far beyond any path or URL, it stops a file without newlines.
+pub const INPUT_LIST_MAX_LINE_BYTES: usize = 64 << 10;

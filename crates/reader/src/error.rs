@@ -1,6 +1,8 @@
 //! Error types of the reader: file-level [`ReadError`] (the input could not be read at all),
 //! record-level [`ErrorKind`] + [`RecordError`] (counted, reported with a byte offset, and skipped),
-//! and [`HttpError`] (an HTTP message inside a record could not be parsed).
+//! [`HttpError`] (an HTTP message inside a record could not be parsed) and [`RemoteError`] (a
+//! remote input's server or URL failed; it travels inside the `std::io::Error` of a
+//! [`ReadError`], which names the URL and the byte offset reached).
 
 use std::fmt;
 use std::path::PathBuf;
@@ -191,4 +193,43 @@ pub enum HttpError {
     /// The header block does not end within the bound.
     #[error("HTTP header block larger than {0} bytes")]
     HeaderTooLarge(usize),
+}
+
+/// Why a remote input (`http(s)://`, `s3://`) could not be opened or read on. The
+/// [`ReadError`] carrying it names the URL and, once reading started, the byte offset reached.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RemoteError {
+    /// A URL the reader cannot use (no bucket, an unknown scheme) or S3 settings it refuses.
+    #[error("{0}")]
+    Config(String),
+    /// The server answered with a status that retrying does not change (403, 404, ...).
+    #[error("the server answered HTTP {status}{detail}")]
+    Status {
+        /// The HTTP status.
+        status: u16,
+        /// The start of the answer's body (an S3 error's code and message), or nothing.
+        detail: String,
+    },
+    /// Every attempt failed (connections refused or dropped, timeouts, 5xx and 429 answers).
+    #[error("gave up after {attempts} attempts at byte {offset}: {last}")]
+    GaveUp {
+        /// Attempts made from this position.
+        attempts: u32,
+        /// The byte the attempts were made from.
+        offset: u64,
+        /// What the last attempt met.
+        last: String,
+    },
+    /// A resumed request was answered with other bytes than those asked for: another range,
+    /// or an object whose ETag changed since reading began.
+    #[error("resuming at byte {offset}: {why}")]
+    Resume {
+        /// The byte asked for.
+        offset: u64,
+        /// What came instead.
+        why: String,
+    },
+    /// An answer meant to be read whole (a listing, an input list) is larger than the bound.
+    #[error("an answer larger than {0} bytes")]
+    TooLarge(u64),
 }

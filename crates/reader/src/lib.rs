@@ -2,7 +2,7 @@
 //!
 //! `crawlsift-reader` detects the format (WARC 0.17/0.18/1.0/1.1 incl. WET/WAT, ARC v1, TREC Web,
 //! TREC text) and the compression (none, gzip in any member layout, LZ4 frames, zstd) from the
-//! bytes, memory-maps files (stdin is streamed), and hands [`Record`]s to a sink in file order, in
+//! bytes, memory-maps files (stdin, pipes and `http(s)://` / `s3://` URLs are streamed), and hands [`Record`]s to a sink in file order, in
 //! batches. Records of uncompressed files are slices of the map; gzip members are inflated into one
 //! buffer per batch that the records slice. One large per-record gzip file is inflated on
 //! [`ReaderConfig::threads`] threads (the parallel reader cuts it at confirmed member
@@ -53,7 +53,9 @@
 //!   [`gzip::find_member_start`] (where the parallel reader may cut).
 //! - Leaves at the top level: `record.rs` ([`Record`]), `http.rs` ([`HttpResponse`], uses the
 //!   inflater in `compress/`), `report.rs` ([`FileReport`]), `error.rs`, `fields.rs`,
-//!   `digest.rs`, `config.rs` ([`ReaderConfig`]), `input.rs`, `pool.rs` (batch buffers).
+//!   `digest.rs`, `config.rs` ([`ReaderConfig`]), `input.rs`, `pool.rs` (batch buffers), and
+//!   `remote/` (`http(s)://` and `s3://` inputs as resumable streams, beside the layers: it
+//!   depends only on `input.rs` and `error.rs`).
 
 #![deny(missing_docs)]
 
@@ -69,16 +71,17 @@ mod input;
 mod pool;
 mod read;
 mod record;
+mod remote;
 mod report;
 
 pub use crate::compress::detect::{Compression, ZSTD_DICTIONARY_FRAME_MAGIC};
 pub use crate::compress::gzip;
 pub use crate::config::ReaderConfig;
 pub use crate::container::{arc, trec, warc};
-pub use crate::error::{ErrorKind, HttpError, ReadError, RecordError};
+pub use crate::error::{ErrorKind, HttpError, ReadError, RecordError, RemoteError};
 pub use crate::fields::Fields;
 pub use crate::http::{HttpFlags, HttpResponse};
-pub use crate::input::{expand_inputs, Input};
+pub use crate::input::{expand_inputs, read_input_list, Input};
 pub use crate::read::at::{record_at, RecordReader, SeekIndex};
 pub use crate::read::{holds_archive, read_bytes, read_input, read_stream};
 pub use crate::record::{Format, Record, RecordKind};

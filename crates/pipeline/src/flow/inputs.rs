@@ -23,6 +23,7 @@ use crate::flow::stages::Numbered;
 #[derive(Debug, PartialEq, Eq, Hash)]
 enum FileKey {
     Stdin,
+    Url(String),
     #[cfg(unix)]
     Inode(u64, u64),
     #[cfg(not(unix))]
@@ -33,6 +34,7 @@ enum FileKey {
 fn file_key(input: &Input) -> Option<FileKey> {
     match input {
         Input::Stdin => Some(FileKey::Stdin),
+        Input::Remote(url) => Some(FileKey::Url(url.clone())),
         #[cfg(unix)]
         Input::Path(p) => {
             use std::os::unix::fs::MetadataExt;
@@ -136,7 +138,7 @@ pub type Cancelled<'a> = &'a (dyn Fn() -> bool + Sync);
 pub struct InputSet {
     /// The inputs, in order.
     pub inputs: Vec<Input>,
-    /// Size in bytes of each input (0 for stdin and for files that cannot be measured).
+    /// Size in bytes of each input (0 for stdin, URLs and files that cannot be measured).
     sizes: Vec<u64>,
     /// Running total of sizes before each input, for progress.
     before: Vec<u64>,
@@ -245,7 +247,11 @@ impl InputSet {
         for arg in args {
             match crawlsift_reader::expand_inputs(std::slice::from_ref(arg)) {
                 Ok(found) => {
-                    from_dir.extend(std::iter::repeat_n(arg.is_dir(), found.len()));
+                    // An `s3://BUCKET/PREFIX/` is listed as a folder is walked.
+                    let listed = arg
+                        .to_str()
+                        .is_some_and(|a| a.starts_with("s3://") && a.ends_with('/'));
+                    from_dir.extend(std::iter::repeat_n(arg.is_dir() || listed, found.len()));
                     inputs.extend(found);
                 }
                 Err(e) => missing.push(e.to_string()),
@@ -287,7 +293,7 @@ impl InputSet {
             .iter()
             .map(|i| match i {
                 Input::Path(p) => std::fs::metadata(p).map(|m| m.len()).unwrap_or(0),
-                Input::Stdin => 0,
+                Input::Stdin | Input::Remote(_) => 0,
             })
             .collect();
         let before = sizes
@@ -456,11 +462,7 @@ impl InputSet {
             })
             .collect();
         InputSet {
-            inputs: list
-                .names
-                .iter()
-                .map(|n| Input::Path(PathBuf::from(n)))
-                .collect(),
+            inputs: list.names.iter().map(|n| Input::named(n)).collect(),
             sizes: list.sizes,
             before,
             names: list.names,
@@ -487,11 +489,11 @@ impl InputSet {
             .unwrap_or("?")
     }
 
-    /// Size and modification time of input `file` (None for stdin), to tell whether a file
+    /// Size and modification time of input `file` (None for stdin and URLs), to tell whether a file
     /// changed between a run and its resumption.
     pub fn identity(&self, file: u32) -> Option<(u64, u128)> {
         match self.inputs.get(file as usize)? {
-            Input::Stdin => None,
+            Input::Stdin | Input::Remote(_) => None,
             Input::Path(p) => {
                 let m = std::fs::metadata(p).ok()?;
                 let mtime = m

@@ -129,9 +129,12 @@ fn start_cdxj(req: &Request) -> Result<Build> {
     for input in expand_inputs(&req.inputs)? {
         match input {
             Input::Path(p) => inputs.push(p),
-            Input::Stdin => {
-                let why = "`-` cannot be indexed: an index points into files by offset";
-                return Err(Error::Usage(why.into()));
+            Input::Stdin | Input::Remote(_) => {
+                let why = format!(
+                    "{} cannot be indexed: an index points into local files by offset",
+                    input.path().display()
+                );
+                return Err(Error::Usage(why));
             }
         }
     }

@@ -122,6 +122,25 @@ impl Judging {
     }
 }
 
+/// The inputs of a run as a command line gives them: those `named` (paths, folders, `-`, URLs),
+/// then those an input `list` names ([`crawlsift_reader::read_input_list`], each line under
+/// `prefix`). None at all is a usage error.
+pub fn named_inputs(
+    named: &[std::path::PathBuf],
+    list: Option<&std::path::Path>,
+    prefix: Option<&str>,
+) -> Result<Vec<std::path::PathBuf>> {
+    let mut all = named.to_vec();
+    if let Some(list) = list {
+        all.extend(crawlsift_reader::read_input_list(list, prefix)?);
+    }
+    if all.is_empty() {
+        let why = "no inputs: name archives, folders or URLs, or an --input-list";
+        return Err(Error::Usage(why.into()));
+    }
+    Ok(all)
+}
+
 /// Parses a `--threads` value: a whole number of at least 1 (0 is a usage error).
 pub fn threads_arg(s: &str) -> std::result::Result<usize, String> {
     match s.parse::<usize>() {

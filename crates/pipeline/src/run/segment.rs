@@ -109,7 +109,10 @@ pub fn build_index(req: &IndexRequest<'_>, hooks: &DedupHooks<'_>) -> Result<Ind
     let mut entries: Vec<InputEntry> = Vec::new();
     for input in &given.inputs {
         let Input::Path(p) = input else {
-            fail!("an index needs files it can find again: standard input (-) cannot be indexed");
+            fail!(
+                "an index needs local files it can find again: {} cannot be indexed",
+                input.path().display()
+            );
         };
         let abs = std::fs::canonicalize(p).at(p, || format!("{}", p.display()))?;
         let (size, identity) = content_identity(&abs)?;

@@ -38,7 +38,7 @@ pub fn holds_archive(path: &std::path::Path) -> Result<bool, ReadError> {
     Ok(r.records > 0 || r.format.is_some() || unread)
 }
 
-/// Reads one input (a file, memory-mapped, or stdin, streamed), calling `sink` with batches of
+/// Reads one input (a file, memory-mapped, or stdin, a pipe or a URL, streamed), calling `sink` with batches of
 /// records in file order; `sink` returns `false` to stop early. `file_idx` goes into every
 /// record's [`SourcePos`](crate::SourcePos).
 pub fn read_input(
@@ -47,25 +47,27 @@ pub fn read_input(
     cfg: &ReaderConfig,
     sink: &mut dyn FnMut(Vec<Record>) -> bool,
 ) -> Result<FileReport, ReadError> {
-    match input {
-        Input::Path(p) => match input::open(p)? {
-            input::Opened::Mapped(data) => Ok(read_bytes(data, file_idx, cfg, sink)),
-            // Pipes, sockets and devices have no size to map: they are streamed like stdin.
-            input::Opened::Stream(file) => {
-                read_stream(file, file_idx, cfg, sink).map_err(|(offset, source)| ReadError::Io {
-                    path: p.clone(),
-                    offset,
-                    source,
-                })
-            }
-        },
+    let name = input.path();
+    let opened = match input {
         Input::Stdin => {
-            read_stream(io::stdin().lock(), file_idx, cfg, sink).map_err(|(offset, source)| {
-                ReadError::Io {
-                    path: "-".into(),
+            return read_stream(io::stdin().lock(), file_idx, cfg, sink).map_err(
+                |(offset, source)| ReadError::Io {
+                    path: name,
                     offset,
                     source,
-                }
+                },
+            )
+        }
+        Input::Path(_) | Input::Remote(_) => input::open_input(input)?,
+    };
+    match opened {
+        input::Opened::Mapped(data) => Ok(read_bytes(data, file_idx, cfg, sink)),
+        // Pipes, sockets, devices and remote objects have no size to map: they are streamed.
+        input::Opened::Stream(r) => {
+            read_stream(r, file_idx, cfg, sink).map_err(|(offset, source)| ReadError::Io {
+                path: name,
+                offset,
+                source,
             })
         }
     }
