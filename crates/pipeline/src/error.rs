@@ -95,6 +95,15 @@ pub enum Error {
     /// A value that cannot be written as JSON.
     #[error(transparent)]
     Json(#[from] serde_json::Error),
+    /// A Parquet output that cannot be written: a row that does not fit its columns, or the
+    /// writer's error (`columns.rs`).
+    #[error("writing {} as Parquet", path.display())]
+    Columns {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        source: crate::columns::ColumnsError,
+    },
     /// Something the run could not do, with its cause (a step's, or a temporary file's).
     #[error("{what}")]
     Failed {
