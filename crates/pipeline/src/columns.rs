@@ -525,6 +525,7 @@ pub fn write_parquet_chunks(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arrow_array::Array;
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
     fn read_back(path: &Path) -> Vec<RecordBatch> {
