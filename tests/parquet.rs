@@ -227,3 +227,66 @@ fn parquet_where_it_cannot_go_is_a_usage_error() {
     );
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
 }
+
+#[test]
+fn merged_shards_write_the_single_runs_parquet_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    for name in ["a.warc.gz", "b.warc.gz"] {
+        std::fs::copy(root().join(SAMPLE), dir.path().join(name)).unwrap();
+    }
+    let (a, b) = (p("a.warc.gz"), p("b.warc.gz"));
+    let pq = ["--format", "parquet", "-q"];
+    let single = [
+        &[
+            "dedup",
+            &a,
+            &b,
+            "-o",
+            &p("single"),
+            "--text",
+            &p("single.parquet"),
+        ],
+        &pq[..],
+    ];
+    crawlsift_ok(&single.concat(), 0);
+    let mut shards = Vec::new();
+    for i in 0..2 {
+        let (out, spec) = (p(&format!("shard{i}")), format!("{i}/2"));
+        let args = [
+            "dedup",
+            &a,
+            &b,
+            "-o",
+            &out,
+            "--text",
+            "unused.parquet",
+            "--shard",
+            &spec,
+        ];
+        crawlsift_ok(&[&args[..], &pq[..]].concat(), 0);
+        shards.push(out);
+    }
+    let (merged, text) = (p("merged"), p("merged.parquet"));
+    let merge = [
+        "merge", &shards[1], &shards[0], "-o", &merged, "--text", &text,
+    ];
+    crawlsift_ok(&[&merge[..], &pq[..]].concat(), 0);
+    for (x, y) in [
+        ("single/documents.parquet", "merged/documents.parquet"),
+        ("single.parquet", "merged.parquet"),
+    ] {
+        assert_eq!(
+            std::fs::read(p(x)).unwrap(),
+            std::fs::read(p(y)).unwrap(),
+            "{x} and {y}"
+        );
+    }
+    let docs = parquet_rows(&dir.path().join("merged/documents.parquet")).0;
+    let from_b =
+        |r: &&Map<String, Value>| r["file"].as_str().is_some_and(|f| f.ends_with("b.warc.gz"));
+    assert!(
+        docs.iter().filter(from_b).count() * 2 == docs.len(),
+        "both inputs' rows"
+    );
+}

@@ -37,6 +37,7 @@ use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
 use serde_json::Value;
 
+pub use crate::error::ColumnsError;
 use crate::error::{Error, IoContext, Result};
 
 /// How an output of JSON lines is written: as the lines, or as their rows in Parquet.
@@ -239,56 +240,6 @@ impl Table {
             .collect();
         Arc::new(Schema::new(fields))
     }
-}
-
-/// What is wrong with a row, or what the Parquet writer could not do.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ColumnsError {
-    /// A line that is not a JSON object.
-    #[error("row {row}: not a JSON object")]
-    NotJson {
-        /// The row, from 1.
-        row: u64,
-        /// The parser's error.
-        source: serde_json::Error,
-    },
-    /// A key no column of the table names.
-    #[error("row {row}: `{key}` is no column of the {table} table")]
-    UnknownKey {
-        /// The row, from 1.
-        row: u64,
-        /// The key.
-        key: String,
-        /// The table.
-        table: &'static str,
-    },
-    /// A value of another type than its column's.
-    #[error("row {row}: `{column}` is {value}, not a {expected}")]
-    WrongType {
-        /// The row, from 1.
-        row: u64,
-        /// The column.
-        column: &'static str,
-        /// The value (cut to 40 characters).
-        value: String,
-        /// The column's type.
-        expected: &'static str,
-    },
-    /// A null, or a missing key, in a column every row has.
-    #[error("row {row}: `{column}` is null or missing, and every row has it")]
-    Missing {
-        /// The row, from 1.
-        row: u64,
-        /// The column.
-        column: &'static str,
-    },
-    /// The Parquet writer's error (an I/O error writing the file among them).
-    #[error(transparent)]
-    Parquet(#[from] parquet::errors::ParquetError),
-    /// Arrow's error building a row group.
-    #[error(transparent)]
-    Arrow(#[from] arrow_schema::ArrowError),
 }
 
 /// A column's values of the row group being filled.
