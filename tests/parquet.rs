@@ -170,13 +170,11 @@ fn dedup_documents_and_text_as_parquet_hold_the_json_lines_rows() {
         let texts = json_lines(Path::new(&p("text.jsonl.gz")));
         assert!(!texts.is_empty());
         assert_same_rows(&texts, Path::new(&text));
-        // The other outputs do not change with the format.
-        for f in ["clusters.jsonl"] {
-            assert_eq!(
-                std::fs::read(dir.path().join("json").join(f)).unwrap(),
-                std::fs::read(Path::new(&out).join(f)).unwrap()
-            );
-        }
+        // clusters.jsonl does not change with the format.
+        assert_eq!(
+            std::fs::read(dir.path().join("json/clusters.jsonl")).unwrap(),
+            std::fs::read(Path::new(&out).join("clusters.jsonl")).unwrap()
+        );
     }
     for f in ["pq1/documents.parquet", "text1.parquet"] {
         let other = f.replace('1', "2");
