@@ -25,6 +25,10 @@ pub struct DedupArgs {
     /// Also write the clean corpus: every unique document and one representative per cluster.
     #[arg(long, value_name = "FILE.jsonl.gz")]
     pub text: Option<PathBuf>,
+    /// `documents` as `json` lines (`documents.jsonl.gz`) or `parquet` (`documents.parquet`, the
+    /// same rows and columns); the --text file is Parquet when its name ends in `.parquet`.
+    #[arg(long, default_value = "json")]
+    pub format: crawlsift_pipeline::columns::LineFormat,
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j', value_parser = crate::threads_arg)]
     pub threads: Option<usize>,
@@ -92,6 +96,7 @@ pub fn run(args: DedupArgs) -> anyhow::Result<ExitCode> {
         links: args.links,
         memory: args.memory.unwrap_or(DEDUP_MEMORY_DEFAULT),
         quiet: args.quiet,
+        format: args.format,
     };
     let quiet = req.quiet;
     let outcome = crate::with_hooks("dedup", quiet, |hooks| dedup::run(&req, hooks))?;

@@ -58,9 +58,10 @@ pub struct ExtractArgs {
     #[arg(long, value_enum, default_value_t = CharsetArg::Auto)]
     pub charset: CharsetArg,
 
-    /// Output format: `txt`, `json`, `markdown` (headings, lists, tables, emphasis) or `xml`
-    /// (trafilatura's TEI-like shape). Default: `json` lines for archives, `txt` for `--html` and
-    /// `--html-dir`. Chosen by this flag only, never from a file name.
+    /// Output format: `txt`, `json`, `markdown` (headings, lists, tables, emphasis), `xml`
+    /// (trafilatura's TEI-like shape) or `parquet` (archives, with `-o`: the JSON lines' rows).
+    /// Default: `json` lines for archives, `txt` for `--html` and `--html-dir`. Chosen by this
+    /// flag only, never from a file name.
     #[arg(long, value_enum)]
     pub format: Option<FormatArg>,
 
@@ -130,6 +131,8 @@ pub enum FormatArg {
     Markdown,
     /// TEI-like XML, as trafilatura writes it.
     Xml,
+    /// Archives only: the rows and columns of the JSON lines, as a Parquet file.
+    Parquet,
 }
 
 /// `--charset` values.
@@ -175,7 +178,7 @@ impl ExtractArgs {
         match self.format {
             None => default,
             Some(FormatArg::Txt) => Format::Txt,
-            Some(FormatArg::Json) => Format::Json,
+            Some(FormatArg::Json | FormatArg::Parquet) => Format::Json,
             Some(FormatArg::Markdown) => Format::Markdown,
             Some(FormatArg::Xml) => Format::Xml,
         }
@@ -191,6 +194,10 @@ impl ExtractArgs {
 
 /// Runs `crawlsift extract`.
 pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
+    if args.format == Some(FormatArg::Parquet) && (args.html.is_some() || args.html_dir.is_some()) {
+        let why = "--format parquet is for archive inputs (with -o FILE), not --html or --html-dir";
+        return Err(crawlsift_pipeline::Error::Usage(why.into()).into());
+    }
     if let Some(path) = &args.html {
         return run_one(&args, path);
     }

@@ -25,6 +25,10 @@ pub struct MergeArgs {
     /// Also write the clean corpus (the shards must have been run with --text).
     #[arg(long, value_name = "FILE.jsonl.gz")]
     pub text: Option<PathBuf>,
+    /// `documents` as `json` lines (`documents.jsonl.gz`) or `parquet` (`documents.parquet`, the
+    /// same rows and columns); the --text file is Parquet when its name ends in `.parquet`.
+    #[arg(long, default_value = "json")]
+    pub format: crawlsift_pipeline::columns::LineFormat,
     /// With --text: drop repeated sentences from the kept texts, as `dedup` does.
     #[arg(long, requires = "text")]
     pub drop_popular_phrases: bool,
@@ -55,6 +59,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
         threads: crate::threads(args.threads),
         force: args.force,
         quiet: args.quiet,
+        format: args.format,
     };
     match crate::with_hooks("merge", args.quiet, |hooks| merge::run(&req, hooks))? {
         Some(done) => {

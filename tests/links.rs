@@ -329,6 +329,48 @@ fn dedup_links_writes_the_graph_and_anchors_in_the_same_pass() {
         ])
     );
     assert!(by_url("http://www.a.example/").get("anchors").is_none());
+    // A Parquet clean corpus holds them as a column of their JSON text.
+    let pq = out("text.parquet");
+    let args = [
+        "dedup",
+        i,
+        "--out",
+        &s(&out("pq")),
+        "--links",
+        "--text",
+        &s(&pq),
+        "-q",
+    ];
+    crawlsift_ok(&args, 0);
+    let file = std::fs::File::open(&pq).unwrap();
+    let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+        .unwrap()
+        .build()
+        .unwrap();
+    let mut got = Vec::new();
+    for batch in reader {
+        let batch = batch.unwrap();
+        use arrow_array::Array;
+        let column = |name: &str| {
+            let c = batch.column_by_name(name).unwrap();
+            let c = c
+                .as_any()
+                .downcast_ref::<arrow_array::StringArray>()
+                .unwrap();
+            (0..c.len())
+                .map(|r| (!c.is_null(r)).then(|| c.value(r).to_string()))
+                .collect::<Vec<_>>()
+        };
+        got.extend(column("url").into_iter().zip(column("anchors")));
+    }
+    let want: Vec<_> = lines
+        .iter()
+        .map(|l| {
+            let anchors = l.get("anchors").map(|a| a.to_string());
+            (l["url"].as_str().map(String::from), anchors)
+        })
+        .collect();
+    assert_eq!(got, want);
     // The graph needs every page in one run.
     let shard = [
         "dedup",

@@ -801,3 +801,16 @@ pub const REMOTE_MAX_LISTED: usize = 1_000_000;
 
 /// Longest `--input-list` line: far beyond any path or URL, it stops a file without newlines.
 pub const INPUT_LIST_MAX_LINE_BYTES: usize = 64 << 10;
+// --- Parquet outputs (crates/pipeline/src/columns.rs) ---------------------------------------------
+
+/// Most rows in one row group of a Parquet output (`--format parquet`): the rows of a group are
+/// held in memory (as Arrow columns, then encoded) until the group is written.
+pub const PARQUET_ROW_GROUP_ROWS: usize = 65_536;
+
+/// Most bytes of JSON lines (the rows as their JSON lines measure them) in one row group of a
+/// Parquet output: with long texts (`extract`, `--text`) a group closes before
+/// [`PARQUET_ROW_GROUP_ROWS`] rows, so a group holds about this much text, whatever the rows.
+pub const PARQUET_ROW_GROUP_BYTES: usize = 64 << 20;
+
+/// zstd level of Parquet outputs' column chunks: zstd's default, as for `.zst` outputs.
+pub const PARQUET_ZSTD_LEVEL: i32 = 3;

@@ -95,6 +95,15 @@ pub enum Error {
     /// A value that cannot be written as JSON.
     #[error(transparent)]
     Json(#[from] serde_json::Error),
+    /// A Parquet output that cannot be written: a row that does not fit its columns, or the
+    /// writer's error (`columns.rs`).
+    #[error("writing {} as Parquet", path.display())]
+    Columns {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        source: ColumnsError,
+    },
     /// Something the run could not do, with its cause (a step's, or a temporary file's).
     #[error("{what}")]
     Failed {
@@ -103,6 +112,57 @@ pub enum Error {
         /// The cause, when there is one apart from the text.
         source: Option<Box<dyn std::error::Error + Send + Sync>>,
     },
+}
+
+/// What is wrong with a row of a Parquet output (`columns.rs`), or what the Parquet writer could
+/// not do.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ColumnsError {
+    /// A line that is not a JSON object.
+    #[error("row {row}: not a JSON object")]
+    NotJson {
+        /// The row, from 1.
+        row: u64,
+        /// The parser's error.
+        source: serde_json::Error,
+    },
+    /// A key no column of the table names.
+    #[error("row {row}: `{key}` is no column of the {table} table")]
+    UnknownKey {
+        /// The row, from 1.
+        row: u64,
+        /// The key.
+        key: String,
+        /// The table.
+        table: &'static str,
+    },
+    /// A value of another type than its column's.
+    #[error("row {row}: `{column}` is {value}, not a {expected}")]
+    WrongType {
+        /// The row, from 1.
+        row: u64,
+        /// The column.
+        column: &'static str,
+        /// The value (cut to 40 characters).
+        value: String,
+        /// The column's type.
+        expected: &'static str,
+    },
+    /// A null, or a missing key, in a column every row has.
+    #[error("row {row}: `{column}` is null or missing, and every row has it")]
+    Missing {
+        /// The row, from 1.
+        row: u64,
+        /// The column.
+        column: &'static str,
+    },
+    /// The Parquet writer's error (an I/O error writing the file among them).
+    #[error(transparent)]
+    Parquet(#[from] parquet::errors::ParquetError),
+    /// Arrow's error building a row group.
+    #[error(transparent)]
+    Arrow(#[from] arrow_schema::ArrowError),
 }
 
 impl Error {

@@ -19,7 +19,8 @@ outcomes into messages:
 * [`verdict`]: what clustering decided per document (the keep/duplicate rule);
 * [`describe`]: a record's HTTP status and payload length, as `records` lists them;
 * [`lines`]: the JSON line types of the outputs; [`write`](mod@write): their writers; [`output`]:
-  files that appear whole or not at all;
+  files that appear whole or not at all; [`columns`]: the same rows as Parquet
+  (`--format parquet`);
 * [`report`] builds `report.json`; [`html`] writes `report.html` beside it; [`phrases`]: the
   phrase-level part of a dedup run; [`site`]: a document's site;
 * [`reuse`](mod@reuse): the run of `crawlsift reuse`, passages shared between documents
@@ -52,6 +53,7 @@ assert_eq!(texts, ["Hello there, reader."]);
 pub mod catalog;
 pub mod checkpoint;
 pub mod collect;
+pub mod columns;
 pub mod describe;
 pub mod error;
 pub mod flow;

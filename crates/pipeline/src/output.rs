@@ -11,9 +11,10 @@
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use crate::error::{IoContext, Result};
+use crate::columns::{LineFormat, ParquetLines, Table};
+use crate::error::{Error, IoContext, Result};
 use crawlsift_common::fs::{self as cfs, AtomicFile as Atomic};
 use crawlsift_common::parallel::in_parallel;
 use flate2::write::GzEncoder;
@@ -213,6 +214,89 @@ impl Write for AtomicFile {
             None => Ok(()),
         };
         r.map_err(|e| self.name_error(e))
+    }
+}
+
+/// Where the lines of `records` and `extract` go.
+pub enum Target<'a> {
+    /// A file that appears whole on success (`.gz`, `.zst` names compressed, unless it is
+    /// Parquet); an existing one is replaced only with `force`.
+    File {
+        /// The file.
+        path: PathBuf,
+        /// Replace it if it exists.
+        force: bool,
+    },
+    /// A stream (standard output), flushed at the end.
+    Stream(&'a mut dyn Write),
+}
+
+impl<'a> Target<'a> {
+    /// The file `path` when given (replaced only with `force`), else `stream`.
+    pub fn new(path: Option<PathBuf>, force: bool, stream: &'a mut dyn Write) -> Self {
+        match path {
+            Some(path) => Target::File { path, force },
+            None => Target::Stream(stream),
+        }
+    }
+
+    /// Opens the target for lines written as `format` (Parquet rows of `table`: a file only),
+    /// before any input is read: a file that exists (without `force`) or cannot be made stops
+    /// the run before it starts.
+    pub(crate) fn open(self, format: LineFormat, table: &'static Table) -> Result<LineOut<'a>> {
+        match self {
+            Target::File { path, force } => {
+                if !force && path.exists() {
+                    return Err(Error::Exists {
+                        what: format!(
+                            "{} already exists; pass --force to overwrite it",
+                            path.display()
+                        ),
+                        path,
+                    });
+                }
+                LineOut::create(&path, format, table)
+            }
+            Target::Stream(_) if format == LineFormat::Parquet => Err(Error::Usage(
+                "Parquet is written to a file, not to standard output: give -o FILE.parquet".into(),
+            )),
+            Target::Stream(w) => Ok(LineOut::Stream(w)),
+        }
+    }
+}
+
+/// An open output of JSON lines: a file of the lines, a Parquet file of their rows, or a stream.
+pub(crate) enum LineOut<'a> {
+    Json(Box<AtomicFile>),
+    Parquet(Box<ParquetLines>),
+    Stream(&'a mut dyn Write),
+}
+
+impl LineOut<'_> {
+    /// The file `path` for lines written as `format` (Parquet rows of `table`).
+    pub(crate) fn create(path: &Path, format: LineFormat, table: &'static Table) -> Result<Self> {
+        Ok(match format {
+            LineFormat::Json => LineOut::Json(Box::new(AtomicFile::create(path)?)),
+            LineFormat::Parquet => LineOut::Parquet(Box::new(ParquetLines::create(path, table)?)),
+        })
+    }
+
+    /// Writes whole JSON lines (or their rows).
+    pub(crate) fn write_lines(&mut self, lines: &[u8]) -> Result<()> {
+        match self {
+            LineOut::Json(f) => f.write_all(lines).map_err(Error::Stream),
+            LineOut::Parquet(p) => p.push_lines(lines),
+            LineOut::Stream(w) => w.write_all(lines).map_err(Error::Stream),
+        }
+    }
+
+    /// Commits a file (it appears whole), flushes a stream.
+    pub(crate) fn finish(self) -> Result<()> {
+        match self {
+            LineOut::Json(f) => f.commit(),
+            LineOut::Parquet(p) => p.commit(),
+            LineOut::Stream(w) => w.flush().map_err(Error::Stream),
+        }
     }
 }
 

@@ -1,6 +1,8 @@
-//! The writers of a dedup run's outputs: `clusters.jsonl`, `documents.jsonl.gz` and the clean
-//! corpus of `--text` (from the [`TextSpill`] of page texts written during the run). Each file
-//! appears whole or not at all ([`AtomicFile`]); [`write_outputs`] writes them at the same time.
+//! The writers of a dedup run's outputs: `clusters.jsonl`, `documents.jsonl.gz` (or, with
+//! `--format parquet`, `documents.parquet`) and the clean corpus of `--text` (from the
+//! [`TextSpill`] of page texts written during the run; Parquet when its name ends in `.parquet`).
+//! Each file appears whole or not at all ([`AtomicFile`], [`crate::columns::ParquetLines`]);
+//! [`write_outputs`] writes them at the same time.
 
 use crate::error::{fail, IoContext, Result};
 use crawlsift_common::limits::LINKS_TEXT_MAX_ANCHORS;
@@ -14,12 +16,13 @@ use crawlsift_dedup::Clustering;
 use crawlsift_phrases::{DropReport, SentenceFilter};
 
 use crate::catalog::Catalog;
+use crate::columns::{write_parquet_chunks, LineFormat, DOCUMENTS, TEXT};
 use crate::flow::inputs::InputSet;
 use crate::lines::{
     exact_hex, match_name, rounded, simhash_hex, ClusterLine, DateFields, DocumentLine, MemberLine,
     SkippedLine, TextLine,
 };
-use crate::output::{write_gzip_chunks, AtomicFile};
+use crate::output::{write_gzip_chunks, AtomicFile, LineOut, GZIP_CHUNK_ITEMS};
 use crate::page::Origin;
 use crate::verdict::Verdicts;
 
@@ -27,12 +30,20 @@ use crate::verdict::Verdicts;
 pub const CLUSTERS_FILE: &str = "clusters.jsonl";
 /// The per-record file in the output folder.
 pub const DOCUMENTS_FILE: &str = "documents.jsonl.gz";
+/// The per-record file in the output folder with `--format parquet`.
+pub const DOCUMENTS_PARQUET_FILE: &str = "documents.parquet";
 /// The report in the output folder.
 pub const REPORT_FILE: &str = "report.json";
 /// The HTML report in the output folder (written by `html::write_html`).
 pub const HTML_FILE: &str = "report.html";
 /// The files a dedup run writes into its output folder.
-pub const OUTPUT_FILES: [&str; 4] = [CLUSTERS_FILE, DOCUMENTS_FILE, REPORT_FILE, HTML_FILE];
+pub const OUTPUT_FILES: [&str; 5] = [
+    CLUSTERS_FILE,
+    DOCUMENTS_FILE,
+    DOCUMENTS_PARQUET_FILE,
+    REPORT_FILE,
+    HTML_FILE,
+];
 
 /// The clean corpus a run writes (`--text`).
 pub struct CleanCorpus<'a> {
@@ -45,12 +56,20 @@ pub struct CleanCorpus<'a> {
     pub graph: Option<&'a Graph>,
 }
 
-/// Writes `clusters.jsonl`, `documents.jsonl.gz` into `out`, and the clean corpus to `text` when
-/// given, at the same time (each is serialised and compressed on its own thread). With
+/// The per-record file of a run writing `format`.
+pub fn documents_file(format: LineFormat) -> &'static str {
+    match format {
+        LineFormat::Json => DOCUMENTS_FILE,
+        LineFormat::Parquet => DOCUMENTS_PARQUET_FILE,
+    }
+}
+
+/// Writes `clusters.jsonl` and the documents (as `format`: [`documents_file`]) into `out`, and the
+/// clean corpus to `text` when given, at the same time (each is serialised and compressed on its own thread). With
 /// `drop_repeats` (`--drop-popular-phrases`) the clean corpus loses the sentences an earlier kept
 /// document holds, and what went is returned.
 pub fn write_outputs(
-    out: &Path,
+    (out, format): (&Path, LineFormat),
     c: &Clustering,
     catalog: &Catalog,
     inputs: &InputSet,
@@ -85,7 +104,8 @@ pub fn write_outputs(
             None => None,
         };
         let documents = write_documents(
-            &out.join(DOCUMENTS_FILE),
+            &out.join(documents_file(format)),
+            format,
             verdicts,
             catalog,
             inputs,
@@ -145,15 +165,17 @@ pub fn write_clusters(
     f.commit()
 }
 
-/// Writes `documents.jsonl.gz`: one line per listed record, in input order.
+/// Writes `documents.jsonl.gz` (or its rows as Parquet): one line per listed record, in input
+/// order.
 pub fn write_documents(
     path: &Path,
+    format: LineFormat,
     v: &Verdicts,
     catalog: &Catalog,
     inputs: &InputSet,
     threads: usize,
 ) -> Result<()> {
-    write_gzip_chunks(path, catalog.records(), threads, |range, out| {
+    let render = |range: std::ops::Range<usize>, out: &mut Vec<u8>| -> Result<()> {
         catalog.for_each_in(range, &mut |m| {
             let o = &m.origin;
             let file = inputs.name(o.pos.file);
@@ -198,7 +220,14 @@ pub fn write_documents(
             out.push(b'\n');
             Ok(())
         })
-    })
+    };
+    let items = catalog.records();
+    match format {
+        LineFormat::Json => write_gzip_chunks(path, items, threads, render),
+        LineFormat::Parquet => {
+            write_parquet_chunks(path, &DOCUMENTS, items, (threads, GZIP_CHUNK_ITEMS), render)
+        }
+    }
 }
 
 /// Page texts, written as they come to a temporary file, so `--text` can keep the unique ones
@@ -254,9 +283,10 @@ impl TextSpill {
             .at(&self.path, || format!("writing {}", self.path.display()))
     }
 
-    /// Writes the lines of the documents `verdicts` keeps to `target`, their texts through
-    /// `repeats` when given (in document order, so the same for any thread count), each with the
-    /// field `extra` gives the document, if any (`,"name":value`), added at its end.
+    /// Writes the lines of the documents `verdicts` keeps to `target` (their rows as Parquet when
+    /// its name ends in `.parquet`), their texts through `repeats` when given (in document order,
+    /// so the same for any thread count), each with the field `extra` gives the document, if any
+    /// (`,"name":value`), added at its end.
     pub fn write_clean_corpus(
         mut self,
         target: &Path,
@@ -269,35 +299,31 @@ impl TextSpill {
             .at(&self.path, || format!("writing {}", self.path.display()))?;
         let spill =
             File::open(&self.path).at(&self.path, || format!("reading {}", self.path.display()))?;
-        let mut out = AtomicFile::create(target)?;
+        let mut out = LineOut::create(target, LineFormat::of_name(target), &TEXT)?;
         let documents = verdicts.duplicate_of.len();
+        let mut row = Vec::new();
         for (doc, line) in BufReader::new(spill).lines().take(documents).enumerate() {
             let line = line?;
             if !verdicts.kept(doc as u32) {
                 continue;
             }
-            let field = extra.and_then(|f| f(doc as u32));
-            match (repeats.as_deref_mut(), field) {
-                (Some(f), None) => without_repeats(&line, f, &mut out)?,
-                (None, None) => out.write_all(line.as_bytes())?,
-                (repeats, Some(field)) => {
-                    let mut buf = Vec::with_capacity(line.len() + field.len());
-                    match repeats {
-                        Some(f) => without_repeats(&line, f, &mut buf)?,
-                        None => buf.extend_from_slice(line.as_bytes()),
-                    }
-                    // A line is one JSON object: the field goes before its closing brace.
-                    if buf.last() == Some(&b'}') {
-                        buf.pop();
-                        buf.extend_from_slice(field.as_bytes());
-                        buf.push(b'}');
-                    }
-                    out.write_all(&buf)?;
+            row.clear();
+            match repeats.as_deref_mut() {
+                Some(f) => without_repeats(&line, f, &mut row)?,
+                None => row.extend_from_slice(line.as_bytes()),
+            }
+            // A line is one JSON object: a field of `extra` goes before its closing brace.
+            if let Some(field) = extra.and_then(|f| f(doc as u32)) {
+                if row.last() == Some(&b'}') {
+                    row.pop();
+                    row.extend_from_slice(field.as_bytes());
+                    row.push(b'}');
                 }
             }
-            out.write_all(b"\n")?;
+            row.push(b'\n');
+            out.write_lines(&row)?;
         }
-        out.commit()
+        out.finish()
     }
 }
 

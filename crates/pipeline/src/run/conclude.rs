@@ -15,6 +15,7 @@ use super::against::{search_against, AgainstCounts};
 use super::read::StageTimes;
 use crate::checkpoint::Checkpoints;
 use crate::collect::Collected;
+use crate::columns::LineFormat;
 use crate::error::{Error, Result};
 use crate::flow::inputs::{InputSet, ReadTally};
 use crate::html::{largest_pairs, write_html, zipf_curves, ZipfCurves};
@@ -24,7 +25,7 @@ use crate::report::{build_report, peak_rss_bytes, rfc3339, ReportParts, RunInfo,
 use crate::reuse::ReuseSummary;
 use crate::verdict::Verdicts;
 use crate::write::{
-    write_outputs, CleanCorpus, CLUSTERS_FILE, DOCUMENTS_FILE, HTML_FILE, OUTPUT_FILES, REPORT_FILE,
+    documents_file, write_outputs, CleanCorpus, CLUSTERS_FILE, HTML_FILE, OUTPUT_FILES, REPORT_FILE,
 };
 
 /// What a finished run did, for its caller's summary.
@@ -40,6 +41,9 @@ pub struct Concluded {
     pub against: Option<AgainstCounts>,
     /// The run's whole time.
     pub took: Duration,
+    /// The per-record file's name in the output folder (`documents.jsonl.gz` or
+    /// `documents.parquet`).
+    pub documents_file: &'static str,
 }
 
 impl Concluded {
@@ -62,7 +66,7 @@ impl Concluded {
         )];
         let files = [
             ("clusters: ", Some(out.join(CLUSTERS_FILE))),
-            ("documents:", Some(out.join(DOCUMENTS_FILE))),
+            ("documents:", Some(out.join(self.documents_file))),
             ("report:   ", Some(out.join(REPORT_FILE))),
             ("html:     ", Some(out.join(HTML_FILE))),
             ("text:     ", text.map(Path::to_path_buf)),
@@ -99,6 +103,8 @@ pub struct RunOutputs<'a> {
     pub quiet: bool,
     /// The main-text method the documents were extracted with.
     pub method: Method,
+    /// How `documents` is written.
+    pub format: LineFormat,
 }
 
 /// The settings the end of a run needs.
@@ -173,7 +179,7 @@ pub(crate) fn conclude(
         });
         let graph = links.as_ref().map(|l| s.spawn(|| l.write(run.out)));
         let dropped = write_outputs(
-            run.out,
+            (run.out, run.format),
             &clustered.clustering,
             &catalog,
             ctx.inputs,
@@ -252,6 +258,7 @@ pub(crate) fn conclude(
         stats,
         against,
         took,
+        documents_file: documents_file(run.format),
     })
 }
 

@@ -21,6 +21,7 @@ use super::read::{read_documents_into, DedupHooks, DedupSettings, StageTimes};
 use super::{Hooks, Judging};
 use crate::checkpoint::{Checkpoints, RunKey};
 use crate::collect::Collected;
+use crate::columns::LineFormat;
 use crate::error::{Error, Result};
 use crate::flow::inputs::{InputSet, ReadTally};
 use crate::links::GRAPH_FILES;
@@ -63,6 +64,9 @@ pub struct DedupRequest {
     pub memory: usize,
     /// No notes on stderr about inputs that are no archives (when found in a folder).
     pub quiet: bool,
+    /// How `documents` is written: `documents.jsonl.gz`, or `documents.parquet` (the `--text`
+    /// corpus follows its own name: Parquet when it ends in `.parquet`).
+    pub format: LineFormat,
 }
 
 impl DedupRequest {
@@ -84,6 +88,7 @@ impl DedupRequest {
             links: false,
             memory: DEDUP_MEMORY_DEFAULT,
             quiet: false,
+            format: LineFormat::Json,
         }
     }
 }
@@ -226,6 +231,7 @@ pub fn run(req: &DedupRequest, hooks: &Hooks<'_>) -> Result<DedupOutcome> {
         text: req.text.as_deref(),
         drop_repeats: req.drop_popular_phrases,
         quiet: req.quiet,
+        format: req.format,
         method: req.method,
     };
     let ctx = RunContext {

@@ -3,18 +3,18 @@
 //! a page (as in `dedup`): it is skipped as `feed`, or with `feeds` gives one line per item.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::PathBuf;
 
 use crawlsift_extractor::{format, Extractor, ExtractorBuilder, Format, Metadata, TextMethod};
 use crawlsift_reader::{ReaderConfig, Record};
 
 use super::Hooks;
+use crate::columns::{LineFormat, EXTRACT};
 use crate::error::{Error, Result};
 use crate::flow::inputs::{InputSet, ReadTally};
 use crate::flow::map_inputs;
 use crate::lines::{DateFields, FeedItemLine, PageLine};
-use crate::output::AtomicFile;
+pub use crate::output::Target;
 use crate::page::{extract_record, mime, Outcome, FEED_SKIP};
 
 /// What an extraction over archives is asked to do.
@@ -30,20 +30,6 @@ pub struct ExtractRequest {
     pub options: Options,
 }
 
-/// Where the lines go.
-pub enum Target<'a> {
-    /// A file that appears whole on success (`.gz`, `.zst` names compressed); an existing one is
-    /// replaced only with `force`.
-    File {
-        /// The file.
-        path: PathBuf,
-        /// Replace it if it exists.
-        force: bool,
-    },
-    /// A stream (standard output), flushed at the end.
-    Stream(&'a mut dyn Write),
-}
-
 /// What an extraction counted.
 #[derive(Debug, Default)]
 pub struct Counts {
@@ -55,10 +41,29 @@ pub struct Counts {
     pub tally: ReadTally,
 }
 
-/// The opened target.
-enum Out<'a> {
-    File(Box<AtomicFile>),
-    Stream(&'a mut dyn Write),
+impl Counts {
+    /// The closing line on stderr: documents, skipped records by reason, and skipped inputs by
+    /// kind.
+    pub fn summary_line(&self) -> String {
+        let list = |m: &BTreeMap<&'static str, u64>| -> Vec<String> {
+            m.iter().map(|(k, n)| format!("{k}={n}")).collect()
+        };
+        let (skipped, inputs) = (list(&self.skipped), list(&self.tally.skipped_inputs));
+        format!(
+            "crawlsift extract: {} documents; skipped: {}{}",
+            self.documents,
+            if skipped.is_empty() {
+                "none".into()
+            } else {
+                skipped.join(" ")
+            },
+            if inputs.is_empty() {
+                String::new()
+            } else {
+                format!("; skipped inputs: {}", inputs.join(" "))
+            }
+        )
+    }
 }
 
 /// One batch's output, in input order.
@@ -83,21 +88,17 @@ pub fn run(req: &ExtractRequest, target: Target<'_>, hooks: &Hooks<'_>) -> Resul
         threads: req.threads,
         ..ReaderConfig::default()
     };
-    let mut out = match target {
-        Target::File { path, force } => {
-            if !force && path.exists() {
-                return Err(Error::Exists {
-                    what: format!(
-                        "{} already exists; pass --force to overwrite it",
-                        path.display()
-                    ),
-                    path,
-                });
-            }
-            Out::File(Box::new(AtomicFile::create(&path)?))
-        }
-        Target::Stream(w) => Out::Stream(w),
+    if req.options.parquet && req.options.format != Format::Json {
+        return Err(Error::Usage(
+            "Parquet holds the rows of the JSON lines: --format parquet with another format".into(),
+        ));
+    }
+    let format = if req.options.parquet {
+        LineFormat::Parquet
+    } else {
+        LineFormat::Json
     };
+    let mut out = target.open(format, &EXTRACT)?;
     let mut counts = Counts::default();
     hooks.progress.start(inputs.total_bytes());
     let (builder, opts) = (&req.extractor, req.options);
@@ -124,19 +125,12 @@ pub fn run(req: &ExtractRequest, target: Target<'_>, hooks: &Hooks<'_>) -> Resul
                 let done = inputs.bytes_before(file) + read_to;
                 hooks.progress.update(done, counts.documents);
             }
-            let w: &mut dyn Write = match &mut out {
-                Out::File(f) => f.as_mut(),
-                Out::Stream(w) => w,
-            };
-            w.write_all(&b.text).map_err(Error::Stream)
+            out.write_lines(&b.text)
         },
     );
     hooks.progress.finish();
     let reports = reports?;
-    match out {
-        Out::File(f) => f.commit()?,
-        Out::Stream(w) => w.flush().map_err(Error::Stream)?,
-    }
+    out.finish()?;
     counts.tally = inputs.tally(&reports, false);
     Ok(counts)
 }
@@ -149,6 +143,8 @@ pub struct Options {
     pub feeds: bool,
     /// The output format.
     pub format: Format,
+    /// Write the JSON lines' rows as Parquet (`format` is then [`Format::Json`]; a file only).
+    pub parquet: bool,
 }
 
 /// Writes one document in a format other than JSON lines: its origin in the header, then a

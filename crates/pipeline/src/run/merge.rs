@@ -22,6 +22,7 @@ use super::read::StageTimes;
 use super::Hooks;
 use crate::checkpoint::Checkpoints;
 use crate::collect::{Collected, Collector};
+use crate::columns::LineFormat;
 use crate::error::{Error, Result};
 use crate::flow::inputs::InputSet;
 use crate::output;
@@ -47,6 +48,9 @@ pub struct MergeRequest {
     pub force: bool,
     /// No notes on stderr about inputs that are no archives.
     pub quiet: bool,
+    /// How `documents` is written: `documents.jsonl.gz`, or `documents.parquet` (the `--text`
+    /// corpus follows its own name: Parquet when it ends in `.parquet`).
+    pub format: LineFormat,
 }
 
 impl MergeRequest {
@@ -61,6 +65,7 @@ impl MergeRequest {
             threads: super::threads(None),
             force: false,
             quiet: false,
+            format: LineFormat::Json,
         }
     }
 }
@@ -120,6 +125,7 @@ pub fn run(req: &MergeRequest, hooks: &Hooks<'_>) -> Result<Option<Concluded>> {
         text: req.text.as_deref(),
         drop_repeats: req.drop_popular_phrases,
         quiet: req.quiet,
+        format: req.format,
         method,
     };
     let ctx = RunContext {

@@ -3,19 +3,20 @@
 //! this is the reading benchmark).
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::PathBuf;
 
 use crawlsift_reader::{FileReport, ReaderConfig, Record};
 
 use super::Hooks;
+use crate::columns::{LineFormat, RECORDS};
 use crate::describe::{describe, HttpTally};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::flow::inputs::{
     add_counts, errors_by_name, not_an_archive, skip_kind, InputSet, ReadTally, SKIP_DUPLICATE,
 };
 use crate::flow::{map_inputs, Reports};
 use crate::lines::{DateFields, RecordLine};
+use crate::output::Target;
 
 /// What a listing of records is asked to do.
 #[derive(Debug, Clone)]
@@ -28,6 +29,8 @@ pub struct RecordsRequest {
     pub verify_digests: bool,
     /// Only count: no lines.
     pub summary: bool,
+    /// JSON lines, or their rows as Parquet (into a file).
+    pub format: LineFormat,
 }
 
 /// What the listing read.
@@ -45,10 +48,12 @@ pub struct Listed {
 /// One batch's output: its JSON lines, and HTTP tallies per input.
 type Decoded = (Vec<u8>, Vec<(u32, HttpTally)>);
 
-/// Reads every input, decoding records on `threads` workers, and writes their lines to `out` in
-/// input order (none with `summary`).
-pub fn run(req: &RecordsRequest, out: &mut dyn Write, hooks: &Hooks<'_>) -> Result<Listed> {
+/// Reads every input, decoding records on `threads` workers, and writes their lines to `target`
+/// in input order (none with `summary`). A file target is opened before any input is read, and
+/// appears whole at the end.
+pub fn run(req: &RecordsRequest, target: Target<'_>, hooks: &Hooks<'_>) -> Result<Listed> {
     let inputs = InputSet::expand(&req.inputs)?;
+    let mut out = target.open(req.format, &RECORDS)?;
     let cfg = ReaderConfig {
         threads: req.threads,
         verify_digests: req.verify_digests,
@@ -70,10 +75,10 @@ pub fn run(req: &RecordsRequest, out: &mut dyn Write, hooks: &Hooks<'_>) -> Resu
                     acc.add(&t);
                 }
             }
-            out.write_all(&text).map_err(Error::Stream)
+            out.write_lines(&text)
         },
     )?;
-    out.flush().map_err(Error::Stream)?;
+    out.finish()?;
     let tally = inputs.tally(&reports, summary);
     Ok(Listed {
         inputs,
