@@ -6,7 +6,6 @@ mod archives;
 use crawlsift_extractor::learned::explain;
 
 use crate::ExitCode;
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -217,26 +216,14 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
 /// `--html FILE`: the page's main text on stdout (a reader that goes away, `| head`, ends it
 /// quietly: `main` treats a broken pipe as a normal end).
 fn run_one(args: &ExtractArgs, path: &Path) -> anyhow::Result<ExitCode> {
-    let mut bytes = Vec::new();
-    if path.as_os_str() == "-" {
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .context("reading stdin")?;
-    } else {
-        bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    }
+    let bytes = pages::read_page(path)?;
     let mut ex = args.extractor()?;
     let text = if args.explain {
         explain::explain(&mut ex, &bytes)
     } else {
         page_text(&mut ex, &bytes, args.format(Format::Txt))
     };
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())?;
-    if !text.is_empty() && !text.ends_with('\n') {
-        out.write_all(b"\n")?;
-    }
-    out.flush()?;
+    pages::print_page(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,5 +1,6 @@
 //! `extract --html-dir` ([`run`]): every HTML page of a folder and its subfolders to the same
-//! relative path under another folder, on all threads; and [`page_text`], one page's text.
+//! relative path under another folder, on all threads; and [`page_text`], one page's text
+//! ([`read_page`] and [`print_page`]: `extract --html FILE`'s input and output).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -36,6 +37,30 @@ impl PagesDone {
         }
         line
     }
+}
+
+/// The bytes of `extract --html`'s page: the file at `path`, or standard input for `-`.
+pub fn read_page(path: &Path) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    let read = if path.as_os_str() == "-" {
+        std::io::stdin().read_to_end(&mut bytes).map(drop)
+    } else {
+        std::fs::read(path).map(|b| bytes = b)
+    };
+    read.map_err(|e| crate::Error::io("cannot read", path, e))?;
+    Ok(bytes)
+}
+
+/// Writes a page's text to stdout, ended by a line end (none for an empty text).
+pub fn print_page(text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    if !text.is_empty() && !text.ends_with('\n') {
+        out.write_all(b"\n")?;
+    }
+    out.flush()
 }
 
 /// One page, decoded, extracted and written in `format`.
