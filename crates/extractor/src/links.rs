@@ -81,11 +81,22 @@ impl Collector {
             } else {
                 &self.text
             };
-            let mut t: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            // Whitespace collapsed, at most LINKS_MAX_ANCHOR_CHARS characters, written in place.
+            let t = &mut self.out.links[i].text;
+            t.clear();
+            for word in text.split_whitespace() {
+                if !t.is_empty() {
+                    t.push(' ');
+                }
+                t.push_str(word);
+                // Past 4 bytes a character, the text holds enough characters to be cut below.
+                if t.len() >= 4 * LINKS_MAX_ANCHOR_CHARS {
+                    break;
+                }
+            }
             if let Some((cut, _)) = t.char_indices().nth(LINKS_MAX_ANCHOR_CHARS) {
                 t.truncate(cut);
             }
-            self.out.links[i].text = t;
         }
         self.text.clear();
         self.image_alt.clear();

@@ -113,11 +113,15 @@ impl GraphBuilder {
         }
         let id = self.names.push(url).ok_or(LinksError::TooManyVertices)?;
         let host = host_key(url).unwrap_or_default();
-        let next = self.host_names.len() as u32;
-        let h = *self.hosts.entry(host.clone()).or_insert(next);
-        if h == next {
-            self.host_names.push(host);
-        }
+        let h = match self.hosts.get(host.as_str()) {
+            Some(&h) => h,
+            None => {
+                let h = self.host_names.len() as u32;
+                self.hosts.insert(host.clone(), h);
+                self.host_names.push(host);
+                h
+            }
+        };
         self.ids.insert_unique(hash, (hash, id), |&(h, _)| h);
         self.url_host.push(h);
         Ok(id)

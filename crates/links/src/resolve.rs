@@ -37,8 +37,14 @@ pub fn resolve(base: &Url, href: &str) -> Option<String> {
 
 /// The host of a normalised URL as cc-webgraph names it: reversed labels, `www.` stripped.
 pub fn host_key(url: &str) -> Option<String> {
-    let u = Url::parse(url).ok()?;
-    let host = u.host_str()?.trim_end_matches('.').to_ascii_lowercase();
+    let host = match authority_host(url) {
+        Some(h) => h.trim_end_matches('.').to_ascii_lowercase(),
+        None => Url::parse(url)
+            .ok()?
+            .host_str()?
+            .trim_end_matches('.')
+            .to_ascii_lowercase(),
+    };
     let host = host.strip_prefix("www.").unwrap_or(&host);
     if host.is_empty() {
         return None;
@@ -47,6 +53,22 @@ pub fn host_key(url: &str) -> Option<String> {
         return Some(host.to_string());
     }
     Some(host.rsplit('.').collect::<Vec<_>>().join("."))
+}
+
+/// The host of an `http(s)://` URL as the `url` crate writes one (userinfo and port after and
+/// before it, the path after), read off the string without parsing it again; `None` for any
+/// other string, which is then parsed.
+fn authority_host(url: &str) -> Option<&str> {
+    let rest = url
+        .strip_prefix("http://")
+        .or_else(|| url.strip_prefix("https://"))?;
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let authority = &rest[..end];
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    if host.starts_with('[') {
+        return host.find(']').map(|i| &host[..=i]);
+    }
+    Some(host.split_once(':').map_or(host, |(h, _)| h))
 }
 
 #[cfg(test)]
@@ -96,5 +118,32 @@ mod tests {
             host_key("http://192.168.0.1/").as_deref(),
             Some("192.168.0.1")
         );
+    }
+
+    #[test]
+    fn host_keys_read_off_the_string_are_the_parsers() {
+        for url in [
+            "http://www.a.example/x",
+            "https://user:pw@WWW.B.Example.:8080/p?q#f",
+            "http://[::1]:80/",
+            "http://192.168.0.1/a",
+            "https://xn--bcher-kva.example/",
+            "http://a.example",
+            "http://a.example?x=1",
+            "ftp://c.example/",
+        ] {
+            let parsed = Url::parse(url).ok().and_then(|u| {
+                let h = u.host_str()?.trim_end_matches('.').to_ascii_lowercase();
+                let h = h.strip_prefix("www.").unwrap_or(&h).to_string();
+                Some(
+                    if h.starts_with('[') || h.parse::<std::net::Ipv4Addr>().is_ok() {
+                        h
+                    } else {
+                        h.rsplit('.').collect::<Vec<_>>().join(".")
+                    },
+                )
+            });
+            assert_eq!(host_key(url), parsed, "{url}");
+        }
     }
 }

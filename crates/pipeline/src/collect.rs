@@ -17,7 +17,7 @@ use std::path::Path;
 
 use crate::catalog::{Catalog, DocMeta, FingerprintSummary};
 use crate::checkpoint::{Checkpoints, Entry};
-use crate::links::LinkGatherer;
+use crate::links::{LinkGatherer, LinkThread};
 use crate::page::{clustered_page, Origin};
 use crate::phrases::PhraseStore;
 use crate::reuse::ReuseGatherer;
@@ -142,7 +142,7 @@ pub struct Collector<'a> {
     reports: Vec<Option<Result<FileReport, String>>>,
     phrases: Option<PhraseStore>,
     reuse: Option<(ReuseGatherer, ReuseConfig)>,
-    links: Option<LinkGatherer>,
+    links: Option<LinkThread>,
 }
 
 impl<'a> Collector<'a> {
@@ -172,9 +172,9 @@ impl<'a> Collector<'a> {
     }
 
     /// Gathers every page's links into the web graph, in input order (`--links`).
-    pub fn with_links(mut self) -> Self {
-        self.links = Some(LinkGatherer::default());
-        self
+    pub fn with_links(mut self) -> Result<Self> {
+        self.links = Some(LinkThread::start()?);
+        Ok(self)
     }
 
     /// Gathers every document's text and reuse sketch for `--reuse` (its scratch file in `out`);
@@ -211,7 +211,7 @@ impl<'a> Collector<'a> {
             self.pending.push(kept);
         }
         if let (Some(g), Some(page)) = (self.links.as_mut(), e.links.take()) {
-            g.add(&page)?;
+            g.add(page)?;
         }
         let origin = Origin {
             pos: e.source_pos(),
@@ -349,7 +349,7 @@ impl<'a> Collector<'a> {
             reports: self.reports,
             phrases: self.phrases,
             reuse: self.reuse.map(|r| r.0),
-            links: self.links,
+            links: self.links.map(LinkThread::finish).transpose()?,
         })
     }
 }

@@ -15,6 +15,7 @@ use crawlsift_reader::Record;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crawlsift_common::limits::LINKS_QUEUE_CAP;
 
 /// A page's links as a worker leaves them (and a checkpoint keeps them). Their strings are held
 /// in one buffer: a page has a hundred links, and a string each, allocated on a worker and freed
@@ -100,6 +101,9 @@ pub fn page_links(rec: &Record) -> Option<PageLinks> {
     let text = decode(&resp.body, charset_param(ctype), CharsetMode::Auto).text;
     let page = links_of(&text);
     let base = page_base(base_url.as_str(), page.base.as_deref())?;
+    let bytes: usize = page.links.iter().map(|l| l.href.len() + l.text.len()).sum();
+    out.strings.reserve(bytes + bytes / 4);
+    out.ends.reserve(page.links.len());
     for l in page.links {
         match resolve(&base, &l.href) {
             Some(target) => {
@@ -145,6 +149,70 @@ impl LinkGatherer {
             graph: self.graph.finish(threads),
             redirects: self.redirects,
             unresolved: self.unresolved,
+        }
+    }
+}
+
+/// A [`LinkGatherer`] on a thread of its own, given the pages in input order through a bounded
+/// channel: the interning of a crawl's URLs (a hash lookup a link) is serial work, and on the
+/// collector's thread it would lengthen the read by as much.
+pub struct LinkThread {
+    tx: Option<crossbeam_channel::Sender<PageLinks>>,
+    handle: Option<std::thread::JoinHandle<Result<LinkGatherer>>>,
+}
+
+impl LinkThread {
+    /// Starts the thread.
+    pub fn start() -> Result<Self> {
+        let (tx, rx) = crossbeam_channel::bounded::<PageLinks>(LINKS_QUEUE_CAP);
+        let handle = std::thread::Builder::new()
+            .name("links".into())
+            .spawn(move || {
+                let mut g = LinkGatherer::default();
+                for p in rx {
+                    g.add(&p)?;
+                }
+                Ok(g)
+            })
+            .map_err(|e| Error::io("starting a thread", "links", e))?;
+        Ok(LinkThread {
+            tx: Some(tx),
+            handle: Some(handle),
+        })
+    }
+
+    /// Gives the thread the next page; the thread's error when it stopped on one.
+    pub fn add(&mut self, p: PageLinks) -> Result<()> {
+        let sent = self.tx.as_ref().is_some_and(|tx| tx.send(p).is_ok());
+        if sent {
+            return Ok(());
+        }
+        self.tx = None;
+        match self.join() {
+            Err(e) => Err(e),
+            Ok(_) => Err(Error::failed("the links thread stopped")),
+        }
+    }
+
+    /// Every page given: the gathered links.
+    pub fn finish(mut self) -> Result<LinkGatherer> {
+        self.tx = None;
+        self.join()
+    }
+
+    fn join(&mut self) -> Result<LinkGatherer> {
+        match self.handle.take() {
+            Some(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            None => Err(Error::failed("the links thread stopped")),
+        }
+    }
+}
+
+impl Drop for LinkThread {
+    fn drop(&mut self) {
+        self.tx = None;
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
         }
     }
 }

@@ -10,6 +10,10 @@ pub const LINKS_MAX_PER_PAGE: usize = 10_000;
 /// Most characters of one link's anchor text kept (the start of a longer one).
 pub const LINKS_MAX_ANCHOR_CHARS: usize = 256;
 
+/// Pages queued for the thread that gathers the web graph (`links`, `dedup --links`): a page's
+/// links are some KiB, so the queue holds a few MiB while the thread catches up.
+pub const LINKS_QUEUE_CAP: usize = 1024;
+
 /// Most incoming anchor texts a clean-corpus line carries (`dedup --links --text`), the most
 /// given first: a site's home page is given thousands of texts, and its line would grow without
 /// bound; `anchors.jsonl.gz` keeps them all.

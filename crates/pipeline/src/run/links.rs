@@ -12,7 +12,7 @@ use super::Hooks;
 use crate::error::{Error, Result};
 use crate::flow::inputs::{InputSet, ReadTally};
 use crate::flow::map_inputs;
-use crate::links::{page_links, LinkGatherer, LinksSummary, PageLinks, GRAPH_FILES};
+use crate::links::{page_links, LinkThread, LinksSummary, PageLinks, GRAPH_FILES};
 use crate::output;
 
 /// What a `links` run is asked to do.
@@ -81,7 +81,8 @@ pub fn run(req: &LinksRequest, hooks: &Hooks<'_>) -> Result<LinksOutcome> {
             last,
         )
     };
-    let mut graph = LinkGatherer::default();
+    let mut graph = LinkThread::start()?;
+    let mut pages_done = 0u64;
     let mut done = LinksOutcome::default();
     let set = &inputs;
     let reports = map_inputs(
@@ -92,13 +93,14 @@ pub fn run(req: &LinksRequest, hooks: &Hooks<'_>) -> Result<LinksOutcome> {
         || (),
         map,
         |(pages, last): (Vec<PageLinks>, Option<(u32, u64)>)| -> Result<()> {
-            for p in &pages {
+            pages_done += pages.len() as u64;
+            for p in pages {
                 graph.add(p)?;
             }
             if let Some((file, read_to)) = last {
                 hooks
                     .progress
-                    .update(set.bytes_before(file) + read_to, graph.pages());
+                    .update(set.bytes_before(file) + read_to, pages_done);
             }
             Ok(())
         },
@@ -108,7 +110,7 @@ pub fn run(req: &LinksRequest, hooks: &Hooks<'_>) -> Result<LinksOutcome> {
     if (hooks.cancelled)() {
         return Ok(done);
     }
-    done.links = graph.finish(req.threads).write(&req.out)?;
+    done.links = graph.finish()?.finish(req.threads).write(&req.out)?;
     let mut f = output::AtomicFile::create(&req.out.join(LINKS_REPORT))?;
     serde_json::to_writer_pretty(&mut f, &done)?;
     std::io::Write::write_all(&mut f, b"\n").map_err(|e| Error::io("writing", &req.out, e))?;

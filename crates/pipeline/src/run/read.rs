@@ -121,7 +121,7 @@ pub fn read_documents_into(
         col = col.with_reuse(cfg, out)?;
     }
     if settings.links {
-        col = col.with_links();
+        col = col.with_links()?;
     }
     let skip = |f: u32| done[f as usize];
     let reading = Reading {
