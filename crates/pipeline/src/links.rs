@@ -174,7 +174,7 @@ impl LinkThread {
                 }
                 Ok(g)
             })
-            .map_err(|e| Error::io("starting a thread", "links", e))?;
+            .map_err(|e| Error::io("starting the thread that gathers the links", "links", e))?;
         Ok(LinkThread {
             tx: Some(tx),
             handle: Some(handle),

@@ -48,7 +48,13 @@ pub fn read_page(path: &Path) -> Result<Vec<u8>> {
     } else {
         std::fs::read(path).map(|b| bytes = b)
     };
-    read.map_err(|e| crate::Error::io("cannot read", path, e))?;
+    read.map_err(|e| {
+        let what = match path.as_os_str() == "-" {
+            true => "reading stdin".to_string(),
+            false => format!("cannot read {}", path.display()),
+        };
+        crate::Error::io(what, path, e)
+    })?;
     Ok(bytes)
 }
 
