@@ -55,11 +55,6 @@ impl Strings {
         self.at.push((c as u32, start, n));
         Some(i)
     }
-
-    /// Bytes held (chunks as allocated, and the index).
-    pub fn heap_bytes(&self) -> usize {
-        self.chunks.iter().map(String::capacity).sum::<usize>() + self.at.capacity() * 12
-    }
 }
 
 #[cfg(test)]

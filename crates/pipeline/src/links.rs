@@ -138,11 +138,6 @@ impl LinkGatherer {
         self.graph.add_page(&p.url, p.links()).map_err(links_error)
     }
 
-    /// Pages added so far.
-    pub fn pages(&self) -> u64 {
-        self.graph.pages()
-    }
-
     /// The finished graph ([`GraphBuilder::finish`] on `threads` threads).
     pub fn finish(self, threads: usize) -> FinishedLinks {
         FinishedLinks {

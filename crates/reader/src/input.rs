@@ -126,7 +126,7 @@ pub fn read_input_list(list: &Path, prefix: Option<&str>) -> Result<Vec<PathBuf>
     let gzip = plain
         .fill_buf()
         .map_err(|e| bad(0, e))?
-        .starts_with(&[0x1f, 0x8b]);
+        .starts_with(&crate::compress::detect::GZIP_MAGIC);
     let mut lines: Box<dyn BufRead> = if gzip {
         Box::new(BufReader::new(flate2::bufread::MultiGzDecoder::new(plain)))
     } else {
