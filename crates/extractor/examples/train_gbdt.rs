@@ -8,8 +8,14 @@
 //! every split threshold is one of the table's own `f32` values, so the model compares `f32`
 //! features against exactly the values it was trained on.
 //!
+//! Two stages (stacking): the first reads a block's own features; the second reads them and the
+//! [`context`] of the first stage's scores on the block's page. The second stage is trained on
+//! out-of-fold first-stage scores (four parts by page, each scored by a model trained on the
+//! other three), so it learns how far to trust scores on pages the first stage never saw.
+//!
 //! usage: train_gbdt [TREES] < table.tsv > model.rs
 
+use crawlsift_extractor::learned::context;
 use std::io::{BufRead, Write};
 
 const DEPTH: usize = 4;
@@ -26,6 +32,33 @@ struct Tree {
     leaf: [f32; LEAVES],
 }
 
+/// Out-of-fold parts of the first stage's training rows (by page, so a page's blocks are
+/// scored by a model that never saw that page).
+const FOLDS: u64 = 4;
+
+/// One stage: trees and the log-odds before them.
+struct Stage {
+    trees: Vec<Tree>,
+    bias: f64,
+}
+
+impl Stage {
+    /// The score of row `i` of the columns `x`, summed in `f32` in tree order as
+    /// `learned::score` sums it at run time.
+    fn score(&self, x: &[Vec<f32>], i: usize) -> f32 {
+        let mut sum = self.bias as f32;
+        for t in &self.trees {
+            let mut k = 0;
+            for _ in 0..DEPTH {
+                let right = x[t.feature[k] as usize][i] > t.threshold[k];
+                k = 2 * k + 1 + usize::from(right);
+            }
+            sum += t.leaf[k - INNER];
+        }
+        sum
+    }
+}
+
 fn main() {
     let trees: usize = std::env::args()
         .nth(1)
@@ -34,10 +67,17 @@ fn main() {
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let header = lines.next().expect("empty table").expect("read");
-    let nf = header.split('\t').count() - 3;
+    let names: Vec<&str> = header.split('\t').skip(3).collect();
+    let nf = names.len();
+    let log_words = names
+        .iter()
+        .position(|n| *n == "log_words")
+        .expect("a log_words column");
     let (mut y, mut w, mut x) = (Vec::new(), Vec::new(), Vec::<Vec<f32>>::new());
     let mut page: Vec<usize> = Vec::new();
+    let mut fold: Vec<u64> = Vec::new();
     let mut last_page = String::new();
+    let mut last_fold = 0;
     x.resize(nf, Vec::new());
     for line in lines {
         let line = line.expect("read");
@@ -46,10 +86,12 @@ fn main() {
         let p = id.rsplit_once('#').map_or(id, |(p, _)| p);
         if p != last_page || page.is_empty() {
             last_page = p.to_string();
+            last_fold = fnv1a(p.as_bytes()) % FOLDS;
             page.push(page.last().map_or(0, |k| k + 1));
         } else {
             page.push(*page.last().unwrap_or(&0));
         }
+        fold.push(last_fold);
         y.push(
             cols.next()
                 .and_then(|c| c.parse::<f64>().ok())
@@ -70,10 +112,63 @@ fn main() {
     }
     let n = y.len();
     let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    // Stage one, on every row: the model run first at extraction.
+    let (first, _) = fit(&x, &y, &w, trees, threads);
+    // Its out-of-fold scores: what the second stage will see at run time, on pages not learned.
+    let mut oof = vec![0.0f32; n];
+    for q in 0..FOLDS {
+        let rows: Vec<usize> = (0..n).filter(|&i| fold[i] != q).collect();
+        let sub: Vec<Vec<f32>> = x
+            .iter()
+            .map(|c| rows.iter().map(|&i| c[i]).collect())
+            .collect();
+        let sy: Vec<f64> = rows.iter().map(|&i| y[i]).collect();
+        let sw: Vec<f64> = rows.iter().map(|&i| w[i]).collect();
+        let (stage, _) = fit(&sub, &sy, &sw, trees, threads);
+        for i in (0..n).filter(|&i| fold[i] == q) {
+            oof[i] = stage.score(&x, i);
+        }
+        eprintln!("train_gbdt: fold {q}: {} rows held out", n - rows.len());
+    }
+    // Stage two reads the block's features and the context of its page's first-stage scores.
+    let mut x2 = x.clone();
+    x2.resize(nf + context::NC, vec![0.0; n]);
+    let (mut cs, mut out) = (context::ContextScratch::default(), Vec::new());
+    let mut start = 0;
+    while start < n {
+        let end = (start..n).find(|&i| page[i] != page[start]).unwrap_or(n);
+        let words: Vec<f32> = (start..end)
+            .map(|i| context::words_of(x[log_words][i]))
+            .collect();
+        context::compute(&words, &oof[start..end], &mut cs, &mut out);
+        for (r, v) in out.iter().enumerate() {
+            for (c, value) in v.iter().enumerate() {
+                x2[nf + c][start + r] = *value;
+            }
+        }
+        start = end;
+    }
+    let (second, margin) = fit(&x2, &y, &w, trees, threads);
+    let threshold = choose_threshold(&margin, &y, &w, &page);
+    write_model(&first, &second, threshold, nf).expect("write");
+}
+
+/// FNV-1a, 64 bits: a page's fold from its id, the same on every machine.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Gradient-boosted trees on the columns `x` (weighted log-loss); also returns the training
+/// rows' margins.
+fn fit(x: &[Vec<f32>], y: &[f64], w: &[f64], trees: usize, threads: usize) -> (Stage, Vec<f64>) {
+    let n = y.len();
+    let nf = x.len();
     // Bin edges per feature: its distinct values, or quantiles of them when there are many.
     let mut edges: Vec<Vec<f32>> = Vec::with_capacity(nf);
     let mut bins: Vec<Vec<u8>> = Vec::with_capacity(nf);
-    for col in &x {
+    for col in x {
         let mut sorted = col.clone();
         sorted.sort_by(|a, b| a.total_cmp(b));
         let mut distinct = sorted.clone();
@@ -93,11 +188,11 @@ fn main() {
         edges.push(e);
         bins.push(b);
     }
-    let (pos, neg) = y.iter().zip(&w).fold((0.0, 0.0), |(p, q), (yi, wi)| {
+    let (pos, neg) = y.iter().zip(w).fold((0.0, 0.0), |(p, q), (yi, wi)| {
         (p + yi * wi, q + (1.0 - yi) * wi)
     });
     let bias = (pos.max(1e-9) / neg.max(1e-9)).ln();
-    let mut margin = vec![bias; n];
+    let mut margin: Vec<f64> = vec![bias; n];
     let mut g = vec![0.0f64; n];
     let mut h = vec![0.0f64; n];
     let mut model: Vec<Tree> = Vec::with_capacity(trees);
@@ -202,8 +297,7 @@ fn main() {
         loss / total,
         right / total
     );
-    let threshold = choose_threshold(&margin, &y, &w, &page);
-    write_model(&model, bias as f32, threshold, nf).expect("write");
+    (Stage { trees: model, bias }, margin)
 }
 
 /// The decision threshold (a logit) that maximises the mean page F1 on the training rows, the
@@ -240,64 +334,58 @@ fn choose_threshold(margin: &[f64], y: &[f64], w: &[f64], page: &[usize]) -> f32
     best.1
 }
 
-fn write_model(model: &[Tree], bias: f32, threshold: f32, nf: usize) -> std::io::Result<()> {
+fn write_model(first: &Stage, second: &Stage, threshold: f32, nf: usize) -> std::io::Result<()> {
     let mut o = std::io::BufWriter::new(std::io::stdout().lock());
-    let t = model.len();
-    writeln!(
-        o,
-        "/// Trees in the model.\npub(super) const TREES: usize = {t};"
-    )?;
+    writeln!(o, "use super::Trees;\n")?;
     writeln!(
         o,
         "/// Depth of every tree (complete, heap order).\npub(super) const DEPTH: usize = {DEPTH};"
     )?;
     writeln!(
         o,
-        "/// Features the model reads.\npub(super) const FEATURES: usize = {nf};"
+        "/// Features the first stage reads: the block's own.\npub(super) const FIRST_FEATURES: usize = {nf};"
     )?;
     writeln!(
         o,
-        "/// The log-odds before any tree.\npub(super) const BIAS: f32 = {bias:e};"
+        "/// Features the second stage reads: the block's own, then its context.\npub(super) const SECOND_FEATURES: usize = {};",
+        nf + context::NC
     )?;
-    writeln!(o, "/// A block whose score exceeds this is content (chosen for the mean page F1).\npub(super) const THRESHOLD: f32 = {threshold:e};")?;
-    let feats: Vec<String> = model
-        .iter()
-        .flat_map(|t| t.feature.iter().map(|f| f.to_string()))
-        .collect();
-    let thr: Vec<String> = model
-        .iter()
-        .flat_map(|t| t.threshold.iter().map(|v| fmt(*v)))
-        .collect();
-    let leaves: Vec<String> = model
-        .iter()
-        .flat_map(|t| t.leaf.iter().map(|v| fmt(*v)))
-        .collect();
-    for (name, ty, doc, items, per) in [
+    writeln!(o, "/// A block whose second-stage score exceeds this is content (chosen for the mean page F1).\npub(super) const THRESHOLD: f32 = {threshold:e};")?;
+    for (name, doc, stage) in [
+        ("FIRST", "The first stage: the block's own features", first),
         (
-            "SPLIT_FEATURE",
-            "u8",
-            "Each inner node's feature",
-            &feats,
-            30,
+            "SECOND",
+            "The second stage: the block's own features and the context of the first stage's scores",
+            second,
         ),
-        (
-            "SPLIT_THRESHOLD",
-            "f32",
-            "Each inner node's threshold (greater goes right)",
-            &thr,
-            10,
-        ),
-        ("LEAF", "f32", "Each leaf's value", &leaves, 10),
     ] {
+        let feats: Vec<String> = (stage.trees.iter())
+            .flat_map(|t| t.feature.iter().map(|f| f.to_string()))
+            .collect();
+        let thr: Vec<String> = (stage.trees.iter())
+            .flat_map(|t| t.threshold.iter().map(|v| fmt(*v)))
+            .collect();
+        let leaves: Vec<String> = (stage.trees.iter())
+            .flat_map(|t| t.leaf.iter().map(|v| fmt(*v)))
+            .collect();
         writeln!(
             o,
-            "/// {doc}.\n#[rustfmt::skip]\npub(super) static {name}: [{ty}; {}] = [",
-            items.len()
+            "\n/// {doc}.\n#[rustfmt::skip]\npub(super) static {name}: Trees = Trees {{\n    count: {},\n    bias: {},",
+            stage.trees.len(),
+            fmt(stage.bias as f32)
         )?;
-        for chunk in items.chunks(per) {
-            writeln!(o, "    {},", chunk.join(", "))?;
+        for (field, items, per) in [
+            ("split_feature", &feats, 30),
+            ("split_threshold", &thr, 10),
+            ("leaf", &leaves, 10),
+        ] {
+            writeln!(o, "    {field}: &[")?;
+            for chunk in items.chunks(per) {
+                writeln!(o, "        {},", chunk.join(", "))?;
+            }
+            writeln!(o, "    ],")?;
         }
-        writeln!(o, "];")?;
+        writeln!(o, "}};")?;
     }
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! `crawlsift extract --explain` (one page: each block, a summary of its features, the `learned`
-//! method's score and the keep/drop decision with its reason) and `--dump-blocks` (every page of
+//! method's score (the second stage's, then the first stage's) and the keep/drop decision with its
+//! reason) and `--dump-blocks` (every page of
 //! `--html-dir` as a table of block features, the machine form `scripts/train_extractor.py`
 //! reads).
 
@@ -31,7 +32,7 @@ pub fn explain(ex: &mut Extractor, bytes: &[u8]) -> String {
     );
     let _ = writeln!(
         out,
-        "# block\tdecision\tscore\treason\twords\tlinks\ttag\trules\ttext"
+        "# block\tdecision\tscore\tfirst\treason\twords\tlinks\ttag\trules\ttext"
     );
     let (words, link, h, li, td) = (
         at("log_words"),
@@ -59,9 +60,10 @@ pub fn explain(ex: &mut Extractor, bytes: &[u8]) -> String {
         let text: String = r.text.chars().take(100).collect();
         let _ = writeln!(
             out,
-            "{i}\t{}\t{:.3}\t{}\t{:.0}\t{:.2}\t{tag}\t{rules}\t{text}",
+            "{i}\t{}\t{:.3}\t{:.3}\t{}\t{:.0}\t{:.2}\t{tag}\t{rules}\t{text}",
             if r.keep { "KEEP" } else { "drop" },
             r.score,
+            r.first_score,
             r.why.label(),
             f[words].exp() - 1.0,
             f[link],

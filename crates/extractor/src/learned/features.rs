@@ -12,6 +12,9 @@ use crate::dom::{hint, Doc, Tag};
 /// Number of features per block.
 pub const NF: usize = 44;
 
+/// Index of `log_words` (`ln(1 + words)`) in [`NAMES`].
+pub const LOG_WORDS: usize = 0;
+
 /// Feature names, in vector order (the training table's header and `--explain`'s labels).
 pub const NAMES: [&str; NF] = [
     "log_words",

@@ -1,14 +1,17 @@
-//! The `learned` method: a small gradient-boosted tree model scores every text block of the page
-//! from its [`features`] (text, tree position, neighbours, and the `blocks` method's own
-//! decisions, so the model learns when to override those rules), and the blocks it scores as
-//! content are kept, with a heading kept when the text right after it is; on a page where it keeps
-//! nothing, the `blocks` method's choice stands.
+//! The `learned` method: gradient-boosted trees in two stages score every text block of the page.
+//! The first reads the block's [`features`] (text, tree position, neighbours, and the `blocks`
+//! method's own decisions, so the model learns when to override those rules); the second reads
+//! them and the block's [`context`]: the first stage's scores around it and over the page
+//! (stacking). The blocks the second stage scores as content are kept, with a heading kept when
+//! the text right after it is; on a page where it keeps nothing, the `blocks` method's choice
+//! stands.
 //!
 //! The model ([`model`]) is Rust constants written by `scripts/train_extractor.py` from the
 //! committed training table `scripts/extractor-model/blocks-by-column.tsv.xz`; there is no runtime ML
 //! dependency. [`explain`] gives, per block, the features, score and decision (`crawlsift extract
 //! --explain`, `--dump-blocks`).
 
+pub mod context;
 pub mod explain;
 pub mod features;
 // Generated constants: a threshold of 3.14 is a learned split, not an approximation of pi.
@@ -17,6 +20,7 @@ mod model;
 
 use crate::blocks;
 use crate::dom::{Doc, Tag};
+use context::{ContextScratch, NC};
 use features::{FeatureScratch, RuleView, NF};
 
 /// Reusable buffers of the method.
@@ -27,6 +31,10 @@ pub struct Scratch {
     kept: Vec<usize>,
     fs: FeatureScratch,
     feats: Vec<[f32; NF]>,
+    first: Vec<f32>,
+    words: Vec<f32>,
+    cs: ContextScratch,
+    context: Vec<[f32; NC]>,
     scores: Vec<f32>,
     keep: Vec<bool>,
     why: Vec<Why>,
@@ -64,7 +72,11 @@ pub struct BlockReport {
     pub text: String,
     /// Its feature vector (names in [`features::NAMES`]).
     pub features: [f32; NF],
-    /// The model's score (a logit: above the model's threshold is content).
+    /// The first stage's score (a logit).
+    pub first_score: f32,
+    /// Its context (names in [`context::NAMES`]).
+    pub context: [f32; NC],
+    /// The second stage's score (a logit: above the model's threshold is content).
     pub score: f32,
     /// Kept in the output.
     pub keep: bool,
@@ -72,27 +84,37 @@ pub struct BlockReport {
     pub why: Why,
 }
 
-// A model trained on another feature vector does not build.
-const _: () = assert!(model::FEATURES == NF);
+/// One stage of the model: complete trees of depth [`model::DEPTH`] in heap order.
+#[derive(Debug)]
+struct Trees {
+    count: usize,
+    bias: f32,
+    split_feature: &'static [u8],
+    split_threshold: &'static [f32],
+    leaf: &'static [f32],
+}
 
-/// The model's logit for one feature vector: the sum of its trees' leaves.
-pub fn score(f: &[f32; NF]) -> f32 {
+// A model trained on another feature vector does not build.
+const _: () = assert!(model::FIRST_FEATURES == NF);
+const _: () = assert!(model::SECOND_FEATURES == NF + NC);
+
+/// A stage's logit for one feature vector: the sum of its trees' leaves (a feature beyond `f`
+/// reads as 0).
+fn score(trees: &Trees, f: &[f32]) -> f32 {
     const INNER: usize = (1 << model::DEPTH) - 1;
     const LEAVES: usize = 1 << model::DEPTH;
-    let mut sum = model::BIAS;
-    for t in 0..model::TREES {
+    let mut sum = trees.bias;
+    for t in 0..trees.count {
         let mut k = 0;
         for _ in 0..model::DEPTH {
             let i = t * INNER + k;
-            let feature = model::SPLIT_FEATURE.get(i).copied().unwrap_or(0);
+            let feature = trees.split_feature.get(i).copied().unwrap_or(0);
             let x = f.get(usize::from(feature)).copied().unwrap_or(0.0);
-            let threshold = model::SPLIT_THRESHOLD
-                .get(i)
-                .copied()
-                .unwrap_or(f32::INFINITY);
+            let threshold = (trees.split_threshold.get(i).copied()).unwrap_or(f32::INFINITY);
             k = 2 * k + 1 + usize::from(x > threshold);
         }
-        sum += model::LEAF
+        sum += trees
+            .leaf
             .get(t * LEAVES + k - INNER)
             .copied()
             .unwrap_or(0.0);
@@ -119,6 +141,8 @@ pub fn explain(doc: &Doc, bs: &mut blocks::Scratch, s: &mut Scratch) -> Vec<Bloc
         .map(|(i, b)| BlockReport {
             text: doc.block_text(b).to_string(),
             features: s.feats[i],
+            first_score: s.first[i],
+            context: s.context[i],
             score: s.scores[i],
             keep: s.keep[i],
             why: s.why[i],
@@ -142,8 +166,23 @@ fn decide(doc: &Doc, bs: &mut blocks::Scratch, s: &mut Scratch) {
         }
     }
     features::compute(doc, &s.rules, &mut s.fs, &mut s.feats);
+    s.first.clear();
+    s.first
+        .extend(s.feats.iter().map(|f| score(&model::FIRST, f)));
+    s.words.clear();
+    (s.words).extend(
+        s.feats
+            .iter()
+            .map(|f| context::words_of(f[features::LOG_WORDS])),
+    );
+    context::compute(&s.words, &s.first, &mut s.cs, &mut s.context);
     s.scores.clear();
-    s.scores.extend(s.feats.iter().map(score));
+    let mut both = [0.0f32; NF + NC];
+    for (f, c) in s.feats.iter().zip(&s.context) {
+        both[..NF].copy_from_slice(f);
+        both[NF..].copy_from_slice(c);
+        s.scores.push(score(&model::SECOND, &both));
+    }
     s.keep.clear();
     s.why.clear();
     for &sc in &s.scores {

@@ -79,3 +79,8 @@ fn a_page_without_blocks_gives_no_text() {
     assert_eq!(ex.html_text("<html><body></body></html>").1, "");
     assert!(ex.explain("").is_empty());
 }
+
+#[test]
+fn log_words_is_where_the_context_reads_it() {
+    assert_eq!(NAMES[super::features::LOG_WORDS], "log_words");
+}
