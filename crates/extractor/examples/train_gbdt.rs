@@ -140,7 +140,10 @@ fn main() {
         let words: Vec<f32> = (start..end)
             .map(|i| context::words_of(x[log_words][i]))
             .collect();
-        context::compute(&words, &oof[start..end], &mut cs, &mut out);
+        let keys: Vec<[u64; 2]> = (start..end)
+            .map(|i| context::keys_of(&x.iter().map(|c| c[i]).collect::<Vec<f32>>()))
+            .collect();
+        context::compute(&words, &keys, &oof[start..end], &mut cs, &mut out);
         for (r, v) in out.iter().enumerate() {
             for (c, value) in v.iter().enumerate() {
                 x2[nf + c][start + r] = *value;

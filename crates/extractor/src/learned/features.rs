@@ -14,6 +14,12 @@ pub const NF: usize = 44;
 
 /// Index of `log_words` (`ln(1 + words)`) in [`NAMES`].
 pub const LOG_WORDS: usize = 0;
+/// The features that are the same for every block of one container (`node_log_words`,
+/// `node_link_density`, `node_children`): equal values mark blocks of one container.
+pub const CONTAINER: [usize; 3] = [35, 36, 37];
+/// The features that describe a block's place in the template (`own_h` to `hint_comment`, and
+/// `depth`): equal values mark blocks that repeat one piece of markup, as posts or items do.
+pub const TEMPLATE: std::ops::RangeInclusive<usize> = 8..=28;
 
 /// Feature names, in vector order (the training table's header and `--explain`'s labels).
 pub const NAMES: [&str; NF] = [

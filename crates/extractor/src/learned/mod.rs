@@ -33,6 +33,7 @@ pub struct Scratch {
     feats: Vec<[f32; NF]>,
     first: Vec<f32>,
     words: Vec<f32>,
+    keys: Vec<[u64; 2]>,
     cs: ContextScratch,
     context: Vec<[f32; NC]>,
     scores: Vec<f32>,
@@ -175,7 +176,9 @@ fn decide(doc: &Doc, bs: &mut blocks::Scratch, s: &mut Scratch) {
             .iter()
             .map(|f| context::words_of(f[features::LOG_WORDS])),
     );
-    context::compute(&s.words, &s.first, &mut s.cs, &mut s.context);
+    s.keys.clear();
+    s.keys.extend(s.feats.iter().map(|f| context::keys_of(f)));
+    context::compute(&s.words, &s.keys, &s.first, &mut s.cs, &mut s.context);
     s.scores.clear();
     let mut both = [0.0f32; NF + NC];
     for (f, c) in s.feats.iter().zip(&s.context) {

@@ -82,5 +82,14 @@ fn a_page_without_blocks_gives_no_text() {
 
 #[test]
 fn log_words_is_where_the_context_reads_it() {
-    assert_eq!(NAMES[super::features::LOG_WORDS], "log_words");
+    use super::features::{CONTAINER, LOG_WORDS, TEMPLATE};
+    assert_eq!(NAMES[LOG_WORDS], "log_words");
+    let container: Vec<&str> = CONTAINER.iter().map(|&i| NAMES[i]).collect();
+    assert_eq!(
+        container,
+        ["node_log_words", "node_link_density", "node_children"]
+    );
+    assert_eq!(NAMES[*TEMPLATE.start()], "own_h");
+    assert_eq!(NAMES[*TEMPLATE.end()], "depth");
+    assert_eq!(NAMES[*TEMPLATE.end() - 1], "hint_comment");
 }
