@@ -168,12 +168,62 @@ pub fn parse(html: &str, doc: &mut Doc) {
 /// is raw until the end tag). Such pages are truncated or broken captures whose body is still
 /// wanted, so they are parsed a second time with the title ended at the next tag, as libxml2's
 /// recovering parser does. The second parse runs only on those pages.
+///
+/// A page whose visible text is under [`NOSCRIPT_FALLBACK_WORDS`] words and that has `<noscript>`
+/// elements is parsed again as a browser without scripts shows it, with their content visible:
+/// pages built by scripts (forums, shops) often keep their whole text there for such readers.
+/// The second parse is kept when it has at least that many words more (real text, not a
+/// one-line notice to enable scripts).
 pub fn parse_with(html: &str, doc: &mut Doc, wants: Wants) {
     if parse_once(html, doc, wants) {
         if let Some(patched) = close_title(html) {
             parse_once(&patched, doc, wants);
         }
     }
+    let words = |d: &Doc| d.blocks.iter().map(|b| u64::from(b.words)).sum::<u64>();
+    let before = words(doc);
+    if before < NOSCRIPT_FALLBACK_WORDS {
+        if let Some(shown) = show_noscript(html) {
+            let mut other = Doc::default();
+            parse_with(&shown, &mut other, wants);
+            if words(&other) >= before + NOSCRIPT_FALLBACK_WORDS {
+                std::mem::swap(doc, &mut other);
+            }
+        }
+    }
+}
+
+/// Below this many words of visible text, a page's `<noscript>` content is read (see
+/// [`parse_with`]).
+pub const NOSCRIPT_FALLBACK_WORDS: u64 = 50;
+
+/// `html` with every `<noscript` and `</noscript` tag opening renamed to `div`, or `None` when
+/// there is none.
+fn show_noscript(html: &str) -> Option<String> {
+    const OPEN: &[u8] = b"<noscript";
+    const CLOSE: &[u8] = b"</noscript";
+    let bytes = html.as_bytes();
+    let mut out = String::new();
+    let (mut at, mut copied) = (0, 0);
+    while let Some(k) = memchr::memchr(b'<', bytes.get(at..)?) {
+        let i = at + k;
+        let len = [OPEN, CLOSE].into_iter().find_map(|t| {
+            let tail = bytes.get(i..i + t.len())?;
+            let next = bytes.get(i + t.len()).copied().unwrap_or(b'>');
+            (tail.eq_ignore_ascii_case(t) && !next.is_ascii_alphanumeric()).then_some(t.len())
+        });
+        if let Some(len) = len {
+            out.push_str(html.get(copied..i)?);
+            out.push_str(if len == CLOSE.len() { "</div" } else { "<div" });
+            copied = i + len;
+        }
+        at = i + 1;
+    }
+    if copied == 0 {
+        return None;
+    }
+    out.push_str(html.get(copied..)?);
+    Some(out)
 }
 
 /// `html` with `</title>` inserted before the first `<` after the first `<title...>` tag, or

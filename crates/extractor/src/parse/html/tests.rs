@@ -23,6 +23,35 @@ fn entities_blocks_whitespace_and_title() {
 }
 
 #[test]
+fn a_page_whose_text_is_all_in_noscript_reads_as_without_scripts() {
+    let post = "Hello everyone, I would like to ask for your advice on the setup of my home \
+                server, which keeps dropping its network connection every night at three, and \
+                nothing in the logs says why it happens or what I should look at next. I have \
+                swapped the cable and the switch port already. Thanks for any ideas.";
+    let page = format!(
+        "<body><div id=app></div><NOSCRIPT ><div class=post><p>{post}</p></div></NOSCRIPT>\
+         <noscript><img src=pixel.gif></noscript></body>"
+    );
+    let d = doc(&page);
+    assert!(d.text.starts_with("Hello everyone") && d.text.ends_with("any ideas."));
+    // A page with its own text keeps a notice in noscript hidden, however short the page.
+    let d = doc(
+        "<p>Short page text.</p><noscript><p>Please enable JavaScript to continue \
+                 using this site.</p></noscript>",
+    );
+    assert_eq!(d.text, "Short page text.");
+    // The same notice on a page with no text: too short to be the page's text.
+    let d = doc("<div id=app></div><noscript>Please enable JavaScript.</noscript>");
+    assert_eq!(d.text, "");
+    // Tags that only begin with the name are left alone.
+    assert_eq!(show_noscript("<noscripts>x</noscripts>"), None);
+    assert_eq!(
+        show_noscript("a<noscript>b</noscript>c").as_deref(),
+        Some("a<div>b</div>c")
+    );
+}
+
+#[test]
 fn hidden_elements_and_links() {
     let d = doc(
         "<div hidden>x</div><div style='display: none'>y</div><p>see <a href=#>this link</a></p>",
