@@ -36,6 +36,7 @@ pub struct Scratch {
     keys: Vec<[u64; 2]>,
     cs: ContextScratch,
     context: Vec<[f32; NC]>,
+    both: Vec<[f32; NF + NC]>,
     scores: Vec<f32>,
     keep: Vec<bool>,
     why: Vec<Why>,
@@ -99,28 +100,37 @@ struct Trees {
 const _: () = assert!(model::FIRST_FEATURES == NF);
 const _: () = assert!(model::SECOND_FEATURES == NF + NC);
 
-/// A stage's logit for one feature vector: the sum of its trees' leaves (a feature beyond `f`
-/// reads as 0).
-fn score(trees: &Trees, f: &[f32]) -> f32 {
+/// Blocks scored together, tree by tree: their paths down one tree are independent, so the
+/// processor follows them side by side instead of one long chain of dependent loads.
+const BATCH: usize = 8;
+
+/// A stage's logits for the feature vectors `rows` (each the sum of the stage's trees' leaves,
+/// added in tree order from the bias; a feature beyond a row reads as 0), appended to `out`.
+fn score<const N: usize>(trees: &Trees, rows: &[[f32; N]], out: &mut Vec<f32>) {
     const INNER: usize = (1 << model::DEPTH) - 1;
     const LEAVES: usize = 1 << model::DEPTH;
-    let mut sum = trees.bias;
-    for t in 0..trees.count {
-        let mut k = 0;
-        for _ in 0..model::DEPTH {
-            let i = t * INNER + k;
-            let feature = trees.split_feature.get(i).copied().unwrap_or(0);
-            let x = f.get(usize::from(feature)).copied().unwrap_or(0.0);
-            let threshold = (trees.split_threshold.get(i).copied()).unwrap_or(f32::INFINITY);
-            k = 2 * k + 1 + usize::from(x > threshold);
+    let nodes = (trees.split_feature.chunks_exact(INNER))
+        .zip(trees.split_threshold.chunks_exact(INNER))
+        .zip(trees.leaf.chunks_exact(LEAVES))
+        .take(trees.count);
+    for batch in rows.chunks(BATCH) {
+        let mut sum = [trees.bias; BATCH];
+        for ((feature, threshold), leaf) in nodes.clone() {
+            let mut k = [0usize; BATCH];
+            for _ in 0..model::DEPTH {
+                for (k, row) in k.iter_mut().zip(batch) {
+                    let f = feature.get(*k).map_or(0, |&f| usize::from(f));
+                    let x = row.get(f).copied().unwrap_or(0.0);
+                    let t = threshold.get(*k).copied().unwrap_or(f32::INFINITY);
+                    *k = 2 * *k + 1 + usize::from(x > t);
+                }
+            }
+            for (sum, k) in sum.iter_mut().zip(k).take(batch.len()) {
+                *sum += leaf.get(k.wrapping_sub(INNER)).copied().unwrap_or(0.0);
+            }
         }
-        sum += trees
-            .leaf
-            .get(t * LEAVES + k - INNER)
-            .copied()
-            .unwrap_or(0.0);
+        out.extend_from_slice(&sum[..batch.len()]);
     }
-    sum
 }
 
 /// The score above which a block is kept.
@@ -168,8 +178,7 @@ fn decide(doc: &Doc, bs: &mut blocks::Scratch, s: &mut Scratch) {
     }
     features::compute(doc, &s.rules, &mut s.fs, &mut s.feats);
     s.first.clear();
-    s.first
-        .extend(s.feats.iter().map(|f| score(&model::FIRST, f)));
+    score(&model::FIRST, &s.feats, &mut s.first);
     s.words.clear();
     (s.words).extend(
         s.feats
@@ -179,13 +188,15 @@ fn decide(doc: &Doc, bs: &mut blocks::Scratch, s: &mut Scratch) {
     s.keys.clear();
     s.keys.extend(s.feats.iter().map(|f| context::keys_of(f)));
     context::compute(&s.words, &s.keys, &s.first, &mut s.cs, &mut s.context);
-    s.scores.clear();
-    let mut both = [0.0f32; NF + NC];
+    s.both.clear();
     for (f, c) in s.feats.iter().zip(&s.context) {
+        let mut both = [0.0f32; NF + NC];
         both[..NF].copy_from_slice(f);
         both[NF..].copy_from_slice(c);
-        s.scores.push(score(&model::SECOND, &both));
+        s.both.push(both);
     }
+    s.scores.clear();
+    score(&model::SECOND, &s.both, &mut s.scores);
     s.keep.clear();
     s.why.clear();
     for &sc in &s.scores {
