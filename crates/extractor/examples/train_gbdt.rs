@@ -378,9 +378,9 @@ fn write_model(first: &Stage, second: &Stage, threshold: f32, nf: usize) -> std:
             fmt(stage.bias as f32)
         )?;
         for (field, items, per) in [
-            ("split_feature", &feats, 30),
-            ("split_threshold", &thr, 10),
-            ("leaf", &leaves, 10),
+            ("split_feature", &feats, 60),
+            ("split_threshold", &thr, 20),
+            ("leaf", &leaves, 20),
         ] {
             writeln!(o, "    {field}: &[")?;
             for chunk in items.chunks(per) {
