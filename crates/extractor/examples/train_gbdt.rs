@@ -134,6 +134,7 @@ fn main() {
     let mut x2 = x.clone();
     x2.resize(nf + context::NC, vec![0.0; n]);
     let (mut cs, mut out) = (context::ContextScratch::default(), Vec::new());
+    let mut row: Vec<f32> = Vec::with_capacity(nf); // one block's features, for its keys
     let mut start = 0;
     while start < n {
         let end = (start..n).find(|&i| page[i] != page[start]).unwrap_or(n);
@@ -141,7 +142,11 @@ fn main() {
             .map(|i| context::words_of(x[log_words][i]))
             .collect();
         let keys: Vec<[u64; 2]> = (start..end)
-            .map(|i| context::keys_of(&x.iter().map(|c| c[i]).collect::<Vec<f32>>()))
+            .map(|i| {
+                row.clear();
+                row.extend(x.iter().map(|c| c[i]));
+                context::keys_of(&row)
+            })
             .collect();
         context::compute(&words, &keys, &oof[start..end], &mut cs, &mut out);
         for (r, v) in out.iter().enumerate() {
