@@ -14,6 +14,7 @@
 pub mod context;
 pub mod explain;
 pub mod features;
+mod forest;
 // Generated constants: a threshold of 3.14 is a learned split, not an approximation of pi.
 #[allow(clippy::approx_constant)]
 mod model;
@@ -22,6 +23,8 @@ use crate::blocks;
 use crate::dom::{Doc, Tag};
 use context::{ContextScratch, NC};
 use features::{FeatureScratch, RuleView, NF};
+use forest::Forest;
+use std::sync::LazyLock;
 
 /// Reusable buffers of the method.
 #[derive(Debug, Default)]
@@ -100,38 +103,9 @@ struct Trees {
 const _: () = assert!(model::FIRST_FEATURES == NF);
 const _: () = assert!(model::SECOND_FEATURES == NF + NC);
 
-/// Blocks scored together, tree by tree: their paths down one tree are independent, so the
-/// processor follows them side by side instead of one long chain of dependent loads.
-const BATCH: usize = 8;
-
-/// A stage's logits for the feature vectors `rows` (each the sum of the stage's trees' leaves,
-/// added in tree order from the bias; a feature beyond a row reads as 0), appended to `out`.
-fn score<const N: usize>(trees: &Trees, rows: &[[f32; N]], out: &mut Vec<f32>) {
-    const INNER: usize = (1 << model::DEPTH) - 1;
-    const LEAVES: usize = 1 << model::DEPTH;
-    let nodes = (trees.split_feature.chunks_exact(INNER))
-        .zip(trees.split_threshold.chunks_exact(INNER))
-        .zip(trees.leaf.chunks_exact(LEAVES))
-        .take(trees.count);
-    for batch in rows.chunks(BATCH) {
-        let mut sum = [trees.bias; BATCH];
-        for ((feature, threshold), leaf) in nodes.clone() {
-            let mut k = [0usize; BATCH];
-            for _ in 0..model::DEPTH {
-                for (k, row) in k.iter_mut().zip(batch) {
-                    let f = feature.get(*k).map_or(0, |&f| usize::from(f));
-                    let x = row.get(f).copied().unwrap_or(0.0);
-                    let t = threshold.get(*k).copied().unwrap_or(f32::INFINITY);
-                    *k = 2 * *k + 1 + usize::from(x > t);
-                }
-            }
-            for (sum, k) in sum.iter_mut().zip(k).take(batch.len()) {
-                *sum += leaf.get(k.wrapping_sub(INNER)).copied().unwrap_or(0.0);
-            }
-        }
-        out.extend_from_slice(&sum[..batch.len()]);
-    }
-}
+/// The two stages, laid out for scoring at first use.
+static FIRST: LazyLock<Forest> = LazyLock::new(|| Forest::new(&model::FIRST));
+static SECOND: LazyLock<Forest> = LazyLock::new(|| Forest::new(&model::SECOND));
 
 /// The score above which a block is kept.
 pub fn threshold() -> f32 {
@@ -178,7 +152,7 @@ fn decide(doc: &Doc, bs: &mut blocks::Scratch, s: &mut Scratch) {
     }
     features::compute(doc, &s.rules, &mut s.fs, &mut s.feats);
     s.first.clear();
-    score(&model::FIRST, &s.feats, &mut s.first);
+    FIRST.score(&s.feats, &mut s.first);
     s.words.clear();
     (s.words).extend(
         s.feats
@@ -196,7 +170,7 @@ fn decide(doc: &Doc, bs: &mut blocks::Scratch, s: &mut Scratch) {
         s.both.push(both);
     }
     s.scores.clear();
-    score(&model::SECOND, &s.both, &mut s.scores);
+    SECOND.score(&s.both, &mut s.scores);
     s.keep.clear();
     s.why.clear();
     for &sc in &s.scores {
