@@ -88,6 +88,10 @@ struct Builder<'d> {
     // The start tag being read.
     cur_href: bool,
     cur_open: bool,
+    /// The start tag has the `hidden` attribute.
+    cur_hidden_attr: bool,
+    /// Its id names a segment of a streamed React page ([`streamed_segment`]).
+    cur_segment: bool,
     cur_name: u64,
     cur_tag: Tag,
     cur_hints: u8,
@@ -142,6 +146,18 @@ fn emphasis_kind(name: u64) -> Option<bool> {
         Some(false)
     } else {
         None
+    }
+}
+
+/// Whether an id names a segment of a page streamed by React (`S:` and a hexadecimal number):
+/// the server sends each segment late as `<div hidden id="S:1">`, and an inline script of the
+/// page (`$RC`, `$RS`) moves it into its place and shows it at once, so a reader sees its text
+/// (often the page's whole main content: Next.js and other streaming frameworks) although the
+/// markup says `hidden`. Its text is read where it stands.
+fn streamed_segment(id: &[u8]) -> bool {
+    match id.strip_prefix(b"S:") {
+        Some(n) => !n.is_empty() && n.len() <= 16 && n.iter().all(u8::is_ascii_hexdigit),
+        None => false,
     }
 }
 
@@ -273,6 +289,8 @@ fn parse_once(html: &str, doc: &mut Doc, wants: Wants) -> bool {
         title_unclosed: false,
         cur_href: false,
         cur_open: false,
+        cur_hidden_attr: false,
+        cur_segment: false,
         cur_name: 0,
         cur_tag: Tag::Inline,
         cur_hints: 0,
@@ -304,6 +322,8 @@ impl Sink for Builder<'_> {
         self.cur_attr = Attr::Other;
         self.cur_href = false;
         self.cur_open = false;
+        self.cur_hidden_attr = false;
+        self.cur_segment = false;
     }
 
     fn attribute(&mut self, name: &[u8]) -> bool {
@@ -311,7 +331,7 @@ impl Sink for Builder<'_> {
         match self.cur_attr {
             Attr::Href => self.cur_href = true,
             Attr::Open => self.cur_open = true,
-            Attr::Hidden => self.cur_hints |= hint::HIDDEN,
+            Attr::Hidden => self.cur_hidden_attr = true,
             _ => {}
         }
         match self.cur_attr {
@@ -328,7 +348,10 @@ impl Sink for Builder<'_> {
     fn attribute_value(&mut self, value: &[u8]) {
         match self.cur_attr {
             Attr::Class | Attr::ClassName if self.cur_tag.kind() != TagKind::Block => {}
-            Attr::Class => self.cur_hints |= class_hints(value),
+            Attr::Class => {
+                self.cur_hints |= class_hints(value);
+                self.cur_segment = streamed_segment(value);
+            }
             Attr::ClassName => {
                 self.cur_hints |= class_hints(value);
                 // Folded to 32 bits; never 0, which means "no class".
@@ -472,6 +495,11 @@ impl Builder<'_> {
         }
         // A `<dialog>` is not shown until it is opened (`open` attribute).
         let closed_dialog = self.cur_name == name_key(b"dialog") && !self.cur_open;
+        // A streamed segment's `hidden` is lifted by the page's own script as soon as it arrives.
+        let hidden_attr = self.cur_hidden_attr && !self.cur_segment;
+        if hidden_attr {
+            self.cur_hints |= hint::HIDDEN;
+        }
         let hidden = self.cur_hints & hint::HIDDEN != 0 || closed_dialog;
         let skip = kind == TagKind::Skip || (hidden && tag != Tag::Body && tag != Tag::Html);
         let mut node = u32::MAX;

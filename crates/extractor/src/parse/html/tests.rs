@@ -208,6 +208,16 @@ fn dialogs_and_modals_are_hidden() {
 }
 
 #[test]
+fn segments_of_a_streamed_react_page_are_shown() {
+    // React's streaming renderer sends the page's content late, hidden, and its script shows it.
+    let d = doc("<p>shell</p><template id=\"B:0\"></template><div hidden id=\"S:0\"><p>product</p></div>\
+                 <div hidden id=\"S:1a\" style=\"display:none\"><p>styled away</p></div>\
+                 <div hidden id=\"S:\"><p>no number</p></div><div hidden id=\"XS:1\"><p>other</p></div>\
+                 <div id=\"S:2\" hidden><p>either order</p></div>");
+    assert_eq!(d.text, "shell\nproduct\neither order");
+}
+
+#[test]
 fn landmark_roles_hint_their_region() {
     let d = doc("<div role=contentinfo><p>f</p></div><div role=main><p>m</p></div>");
     assert_eq!(d.nodes[1].hints, hint::NEG);
