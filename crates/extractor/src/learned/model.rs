@@ -13,7 +13,7 @@ pub(super) const FIRST_FEATURES: usize = 44;
 /// Features the second stage reads: the block's own, then its context.
 pub(super) const SECOND_FEATURES: usize = 60;
 /// A block whose second-stage score exceeds this is content (chosen for the mean page F1).
-pub(super) const THRESHOLD: f32 = -5e-1;
+pub(super) const THRESHOLD: f32 = 0e0;
 
 /// The first stage: the block's own features.
 #[rustfmt::skip]
