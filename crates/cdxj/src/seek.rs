@@ -36,12 +36,8 @@ pub struct MemberTable {
 /// The hash a table keeps of a line's SURT key and timestamp (64-bit FNV-1a over `key`, a space
 /// and `timestamp`: the same on every machine and version). Never 0.
 pub fn line_hash(key: &str, timestamp: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in key.bytes().chain([b' ']).chain(timestamp.bytes()) {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h.max(1)
+    let bytes = key.bytes().chain([b' ']).chain(timestamp.bytes());
+    crawlsift_common::fnv::hash(bytes).max(1)
 }
 
 /// The table file of the member at `offset` of the archive named `name`.

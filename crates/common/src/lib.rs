@@ -4,7 +4,7 @@ The shared vocabulary of crawlsift.
 `crawlsift-common` holds the few types that every stage speaks ([`SourcePos`], [`DocId`]), every
 named bound of the program ([`limits`]), the deterministic thread helper the stages share
 ([`parallel`]), the file rules every crate follows ([`fs`]: atomic outputs, read-only maps,
-spill files), a run's memory budget and the order its parts spill in ([`budget`]), what the
+spill files), the one small stable hash ([`fnv`]), a run's memory budget and the order its parts spill in ([`budget`]), what the
 process holds in memory, measured ([`memory`]), and the one word rule of
 statistics and reuse ([`words`]). It depends only on `memmap2`, `tempfile`, `libc` and
 `unicode-general-category`, so `reader`, `extractor` and
@@ -21,6 +21,7 @@ assert!(limits::MAX_RECORD_BYTES > 0);
 #![deny(missing_docs)]
 
 pub mod budget;
+pub mod fnv;
 pub mod fs;
 pub mod limits;
 pub mod memory;

@@ -86,7 +86,7 @@ fn main() {
         let p = id.rsplit_once('#').map_or(id, |(p, _)| p);
         if p != last_page || page.is_empty() {
             last_page = p.to_string();
-            last_fold = fnv1a(p.as_bytes()) % FOLDS;
+            last_fold = crawlsift_common::fnv::hash(p.bytes()) % FOLDS;
             page.push(page.last().map_or(0, |k| k + 1));
         } else {
             page.push(*page.last().unwrap_or(&0));
@@ -181,13 +181,6 @@ fn out_of_fold(
         );
     }
     oof
-}
-
-/// FNV-1a, 64 bits: a page's fold from its id, the same on every machine.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 /// Gradient-boosted trees on the columns `x` (weighted log-loss); also returns the training

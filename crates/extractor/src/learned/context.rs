@@ -41,6 +41,7 @@ const NONE: f32 = -6.0;
 const WINDOW: usize = 5;
 
 use super::features;
+use crawlsift_common::fnv;
 
 /// A block's word count from its `log_words` feature (`ln(1 + words)`), the one way the trainer
 /// (which has only the feature table) and the method derive it.
@@ -52,9 +53,9 @@ pub fn words_of(log_words: f32) -> f32 {
 /// [`features::TEMPLATE`]): blocks with equal keys share a container, or a piece of markup.
 pub fn keys_of(f: &[f32]) -> [u64; 2] {
     let hash = |it: &mut dyn Iterator<Item = usize>| {
-        it.fold(0xcbf2_9ce4_8422_2325u64, |h, i| {
-            let bits = f.get(i).copied().unwrap_or(0.0).to_bits();
-            (h ^ u64::from(bits)).wrapping_mul(0x0100_0000_01b3)
+        it.fold(fnv::OFFSET, |h, i| {
+            // Each feature's bits as one unit.
+            fnv::step(h, u64::from(f.get(i).copied().unwrap_or(0.0).to_bits()))
         })
     };
     [

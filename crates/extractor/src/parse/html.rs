@@ -164,12 +164,7 @@ fn streamed_segment(id: &[u8]) -> bool {
 fn name_key(name: &[u8]) -> u64 {
     // FNV-1a: distinct short tag names do not collide in practice, and a collision only makes an
     // end tag close the wrong inline element.
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &c in name {
-        h ^= u64::from(c.to_ascii_lowercase());
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
+    crawlsift_common::fnv::hash(name.iter().map(u8::to_ascii_lowercase))
 }
 
 /// Parses `html` into `doc` (which is cleared first), building everything ([`Wants::ALL`]).
