@@ -22,10 +22,11 @@ MIN_BLOCKS=0.922
 MIN_PLATEAU=0.848
 # `learned` reached 0.9404 (2026-11-27), 0.9403 with the model of the 3-digit table
 # (scripts/extractor-model/blocks-by-column.tsv.xz), 0.9444 with the two-stage model and the
-# <noscript> rule (2026-11-28; the floor raised from 0.937 to 0.942). Its model
+# <noscript> rule (2026-11-28; the floor raised from 0.937 to 0.942), 0.9485 with streamed React
+# segments read and the model retrained (2026-11-28 evening; the floor raised to 0.946). Its model
 # was trained on these pages (among others), so this figure is a regression floor, not a measure
 # of how it generalises: see scripts/lodo_learned.py and the held-out WCXB sites for that.
-MIN_LEARNED=0.942
+MIN_LEARNED=0.946
 
 status=0
 for spec in "blocks $MIN_BLOCKS" "plateau $MIN_PLATEAU" "learned $MIN_LEARNED"; do
