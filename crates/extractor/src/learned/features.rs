@@ -89,6 +89,8 @@ pub struct FeatureScratch {
     flags: Vec<u32>,
     hints: Vec<u8>,
     depth: Vec<u16>,
+    /// Each block's start in the text with whitespace runs counted as one character.
+    starts: Vec<usize>,
 }
 
 // Ancestor flags (own node included).
@@ -115,6 +117,20 @@ fn tag_flag(tag: Tag) -> u32 {
         Tag::Figure | Tag::Figcaption => F_FIGURE,
         _ => 0,
     }
+}
+
+/// Bytes and characters of `text` with every run of whitespace counted as one.
+fn collapsed(text: &str) -> (usize, usize) {
+    let (mut bytes, mut chars, mut in_space) = (0, 0, false);
+    for c in text.chars() {
+        let space = c.is_whitespace();
+        if !(space && in_space) {
+            bytes += if space { 1 } else { c.len_utf8() };
+            chars += 1;
+        }
+        in_space = space;
+    }
+    (bytes, chars)
 }
 
 fn ln1(x: f32) -> f32 {
@@ -177,7 +193,16 @@ pub fn compute(doc: &Doc, rules: &RuleView, s: &mut FeatureScratch, out: &mut Ve
         s.depth[i] = pd.saturating_add(1);
     }
     let page_words = s.words[0];
-    let text_len = doc.text.len().max(1) as f32;
+    // Lengths and places are read as if every run of whitespace were one character, as the text
+    // was before `<pre>` kept its line breaks and indentation: the features, and so the model's
+    // decisions, do not depend on how a page indents its code.
+    s.starts.clear();
+    let mut at = 0usize;
+    for b in &doc.blocks {
+        s.starts.push(at);
+        at += collapsed(doc.block_text(b)).0 + 1;
+    }
+    let text_len = at.saturating_sub(1).max(1) as f32;
     let kept_words: u32 = (doc.blocks.iter().zip(&rules.kept))
         .filter(|(_, &k)| k)
         .map(|(b, _)| b.words)
@@ -206,7 +231,7 @@ pub fn compute(doc: &Doc, rules: &RuleView, s: &mut FeatureScratch, out: &mut Ve
     }
     for (bi, b) in doc.blocks.iter().enumerate() {
         let text = doc.block_text(b);
-        let chars = text.chars().count() as u32;
+        let chars = collapsed(text).1 as u32;
         let (mut digits, mut upper, mut alpha) = (0u32, 0u32, 0u32);
         for c in text.chars() {
             if c.is_numeric() {
@@ -267,7 +292,7 @@ pub fn compute(doc: &Doc, rules: &RuleView, s: &mut FeatureScratch, out: &mut Ve
             b2f(hi & hint::COMMENT != 0),
             f32::from(s.depth[own].min(255)),
             bi as f32 / nb as f32,
-            b.start as f32 / text_len,
+            s.starts.get(bi).copied().unwrap_or(0) as f32 / text_len,
             pw,
             pl,
             nw,

@@ -93,3 +93,24 @@ fn log_words_is_where_the_context_reads_it() {
     assert_eq!(NAMES[*TEMPLATE.end()], "depth");
     assert_eq!(NAMES[*TEMPLATE.end() - 1], "hint_comment");
 }
+
+#[test]
+fn how_a_page_indents_its_code_changes_no_feature() {
+    let page = |code: &str| {
+        format!(
+            "<html><body><h1>Loops</h1><p>A loop in Rust, written out in full below for the reader.</p>\
+             <pre>{code}</pre><p>That prints three lines, one number on each line of the output.</p></body></html>"
+        )
+    };
+    let mut ex = ExtractorBuilder::new().build().unwrap();
+    let indented = ex.explain(&page(
+        "fn main() {\n    for i in 0..3 {\n        f(i);\n    }\n}",
+    ));
+    let flat = ex.explain(&page("fn main() { for i in 0..3 { f(i); } }"));
+    assert_eq!(indented.len(), flat.len());
+    assert!(indented.iter().any(|r| r.text.contains("\n        f(i);")));
+    for (a, b) in indented.iter().zip(&flat) {
+        assert_eq!(a.features, b.features, "{} / {}", a.text, b.text);
+        assert_eq!(a.score.to_bits(), b.score.to_bits());
+    }
+}

@@ -104,6 +104,14 @@ struct Builder<'d> {
     blk_punct: u32,
     pending_space: bool,
     pending_newline: bool,
+    /// Open `<pre>` elements: their whitespace is kept as written.
+    pre_depth: u32,
+    /// The whitespace met since the last word inside a `<pre>` (line breaks and indentation),
+    /// written before the next word of the block instead of one space; bounded by
+    /// [`PRE_SPACE_MAX_BYTES`].
+    pre_space: String,
+    /// The last whitespace kept in a `<pre>` was a `\r` (a `\n` right after it is the same break).
+    pre_cr: bool,
     // The Finn chunk being filled.
     chunk_start: Option<u32>,
     chunk_words: u32,
@@ -204,6 +212,9 @@ pub fn parse_with(html: &str, doc: &mut Doc, wants: Wants) {
     }
 }
 
+/// The most whitespace kept between two words of a `<pre>` (line breaks and indentation).
+const PRE_SPACE_MAX_BYTES: usize = 256;
+
 /// Below this many words of visible text, a page's `<noscript>` content is read (see
 /// [`parse_with`]).
 pub const NOSCRIPT_FALLBACK_WORDS: u64 = 50;
@@ -297,6 +308,9 @@ fn parse_once(html: &str, doc: &mut Doc, wants: Wants) -> bool {
         blk_punct: 0,
         pending_space: false,
         pending_newline: false,
+        pre_depth: 0,
+        pre_space: String::new(),
+        pre_cr: false,
         chunk_start: None,
         chunk_words: 0,
         emphasis: Vec::new(),
@@ -533,6 +547,9 @@ impl Builder<'_> {
                 self.emphasis.push((self.stack.len(), at, strong));
             }
         }
+        if tag == Tag::Pre && !skip {
+            self.pre_depth += 1;
+        }
         self.stack.push(Entry {
             name: self.cur_name,
             tag,
@@ -583,6 +600,8 @@ impl Builder<'_> {
                 self.skip_depth = self.skip_depth.saturating_sub(1);
             } else if e.tag == Tag::Title {
                 self.in_title = false;
+            } else if e.tag == Tag::Pre {
+                self.pre_depth = self.pre_depth.saturating_sub(1);
             }
             if self.stack.len() == self.live_link {
                 self.live_link = usize::MAX;
@@ -686,6 +705,9 @@ impl Builder<'_> {
             match class_at(s, i) {
                 (Class::Space, n) => {
                     self.pending_space = true;
+                    if self.pre_depth > 0 && self.blk_start.is_some() {
+                        self.keep_pre_space(s.get(i..i + n).unwrap_or(" "));
+                    }
                     i += n;
                 }
                 (Class::Control, n) => i += n,
@@ -695,6 +717,23 @@ impl Builder<'_> {
                     i = end;
                     self.words(s.get(start..i).unwrap_or(""), words, punct);
                 }
+            }
+        }
+    }
+
+    /// Keeps a whitespace character of a `<pre>` as written (a line break as `\n`, whatever it
+    /// was written as; other space characters as they are).
+    fn keep_pre_space(&mut self, ws: &str) {
+        for c in ws.chars() {
+            let after_cr = std::mem::replace(&mut self.pre_cr, c == '\r');
+            if self.pre_space.len() >= PRE_SPACE_MAX_BYTES {
+                continue;
+            }
+            match c {
+                '\n' if after_cr => {}
+                '\r' | '\n' => self.pre_space.push('\n'),
+                c if c.is_whitespace() => self.pre_space.push(c),
+                _ => {}
             }
         }
     }
@@ -710,12 +749,18 @@ impl Builder<'_> {
         } else if self.pending_newline {
             text.push('\n');
         } else if self.pending_space {
-            text.push(' ');
+            if self.pre_space.is_empty() {
+                text.push(' ');
+            } else {
+                text.push_str(&self.pre_space);
+            }
         } else {
             first_new = false;
         }
         self.pending_space = false;
         self.pending_newline = false;
+        self.pre_space.clear();
+        self.pre_cr = false;
         let new_words = words - 1 + u32::from(first_new);
         if new_words > 0 {
             self.blk_words += new_words;

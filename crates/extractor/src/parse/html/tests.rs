@@ -218,6 +218,21 @@ fn segments_of_a_streamed_react_page_are_shown() {
 }
 
 #[test]
+fn a_pre_keeps_its_line_breaks_and_indentation() {
+    let d = doc("<p>a   b\n c</p><pre>\nfn f() {\r\n\t<b>x</b>  y\r    z\n}\n</pre><p>d\n\ne</p>");
+    assert_eq!(d.text, "a b c\nfn f() {\n\tx  y\n    z\n}\nd e");
+    // Words count as in the same text written on one line.
+    assert_eq!(
+        d.blocks[1].words,
+        doc("<p>fn f() { x y z }</p>").blocks[0].words
+    );
+    // Whitespace between two words is bounded, however much the page writes.
+    let long = format!("<pre>a{}b</pre>", "\n".repeat(100_000));
+    let d = doc(&long);
+    assert!(d.text.starts_with("a\n") && d.text.ends_with("\nb") && d.text.len() < 300);
+}
+
+#[test]
 fn landmark_roles_hint_their_region() {
     let d = doc("<div role=contentinfo><p>f</p></div><div role=main><p>m</p></div>");
     assert_eq!(d.nodes[1].hints, hint::NEG);
