@@ -206,6 +206,18 @@ pub fn role_hints(value: &[u8]) -> u8 {
     bits
 }
 
+/// Whether an id names a segment of a page streamed by React (`S:` and a hexadecimal number):
+/// the server sends each segment late as `<div hidden id="S:1">`, and an inline script of the
+/// page (`$RC`, `$RS`) moves it into its place and shows it at once, so a reader sees its text
+/// (often the page's whole main content: Next.js and other streaming frameworks) although the
+/// markup says `hidden`. Its text is read where it stands.
+pub fn streamed_segment(id: &[u8]) -> bool {
+    match id.strip_prefix(b"S:") {
+        Some(n) => !n.is_empty() && n.len() <= 16 && n.iter().all(u8::is_ascii_hexdigit),
+        None => false,
+    }
+}
+
 fn word_hint(w: &[u8]) -> u8 {
     use hint::*;
     // Whole words first.

@@ -11,7 +11,8 @@ use crawlsift_common::limits::MAX_DOM_DEPTH;
 
 use crate::chars::{class_at, span_end, Class};
 use crate::dom::{
-    class_hints, hint, role_hints, style_hides, Block, Chunk, Doc, Mark, Node, Tag, TagKind,
+    class_hints, hint, role_hints, streamed_segment, style_hides, Block, Chunk, Doc, Mark, Node,
+    Tag, TagKind,
 };
 use crate::emit::{Sink, TextMode};
 
@@ -154,18 +155,6 @@ fn emphasis_kind(name: u64) -> Option<bool> {
         Some(false)
     } else {
         None
-    }
-}
-
-/// Whether an id names a segment of a page streamed by React (`S:` and a hexadecimal number):
-/// the server sends each segment late as `<div hidden id="S:1">`, and an inline script of the
-/// page (`$RC`, `$RS`) moves it into its place and shows it at once, so a reader sees its text
-/// (often the page's whole main content: Next.js and other streaming frameworks) although the
-/// markup says `hidden`. Its text is read where it stands.
-fn streamed_segment(id: &[u8]) -> bool {
-    match id.strip_prefix(b"S:") {
-        Some(n) => !n.is_empty() && n.len() <= 16 && n.iter().all(u8::is_ascii_hexdigit),
-        None => false,
     }
 }
 
