@@ -115,7 +115,7 @@ fn main() {
     // Stage one, on every row: the model run first at extraction.
     let (first, _) = fit(&x, &y, &w, trees, threads);
     // Its out-of-fold scores: what the second stage will see at run time, on pages not learned.
-    let oof = out_of_fold(&x, &y, &w, &fold, trees, threads, "first");
+    let oof = out_of_fold(&x, &y, &w, &fold, trees, threads);
     // Stage two reads the block's features and the context of its page's first-stage scores.
     let mut x2 = x.clone();
     x2.resize(nf + context::NC, vec![0.0; n]);
@@ -159,7 +159,6 @@ fn out_of_fold(
     fold: &[u64],
     trees: usize,
     threads: usize,
-    stage: &str,
 ) -> Vec<f32> {
     let n = y.len();
     let mut oof = vec![0.0f32; n];
@@ -175,10 +174,7 @@ fn out_of_fold(
         for i in (0..n).filter(|&i| fold[i] == q) {
             oof[i] = model.score(x, i);
         }
-        eprintln!(
-            "train_gbdt: {stage} stage, fold {q}: {} rows held out",
-            n - rows.len()
-        );
+        eprintln!("train_gbdt: fold {q}: {} rows held out", n - rows.len());
     }
     oof
 }
@@ -324,8 +320,8 @@ fn fit(x: &[Vec<f32>], y: &[f64], w: &[f64], trees: usize, threads: usize) -> (S
 }
 
 /// The decision threshold (a logit) that maximises the mean page F1 on the training rows, the
-/// metric the method is judged by: a page's kept tokens are its rows'
-/// weights (their share of the page's tokens), right when labelled content. Candidates from -2 to 2 by 0.25; the first best.
+/// metric the method is judged by: a page's kept tokens are its rows' weights (their share of the
+/// page's tokens), right when labelled content. Candidates from -2 to 2 by 0.25; the first best.
 fn choose_threshold(margin: &[f64], y: &[f64], w: &[f64], page: &[usize]) -> f32 {
     let pages = page.last().map_or(0, |p| p + 1);
     let mut best = (f64::MIN, 0.0f32);

@@ -89,8 +89,8 @@ pub struct FeatureScratch {
     flags: Vec<u32>,
     hints: Vec<u8>,
     depth: Vec<u16>,
-    /// Each block's start in the text with whitespace runs counted as one character.
-    starts: Vec<usize>,
+    /// Each block's start in the text and its characters, whitespace runs counted as one.
+    collapsed: Vec<(usize, u32)>,
 }
 
 // Ancestor flags (own node included).
@@ -196,11 +196,12 @@ pub fn compute(doc: &Doc, rules: &RuleView, s: &mut FeatureScratch, out: &mut Ve
     // Lengths and places are read as if every run of whitespace were one character, as the text
     // was before `<pre>` kept its line breaks and indentation: the features, and so the model's
     // decisions, do not depend on how a page indents its code.
-    s.starts.clear();
+    s.collapsed.clear();
     let mut at = 0usize;
     for b in &doc.blocks {
-        s.starts.push(at);
-        at += collapsed(doc.block_text(b)).0 + 1;
+        let (bytes, chars) = collapsed(doc.block_text(b));
+        s.collapsed.push((at, chars as u32));
+        at += bytes + 1;
     }
     let text_len = at.saturating_sub(1).max(1) as f32;
     let kept_words: u32 = (doc.blocks.iter().zip(&rules.kept))
@@ -231,7 +232,7 @@ pub fn compute(doc: &Doc, rules: &RuleView, s: &mut FeatureScratch, out: &mut Ve
     }
     for (bi, b) in doc.blocks.iter().enumerate() {
         let text = doc.block_text(b);
-        let chars = collapsed(text).1 as u32;
+        let (start, chars) = s.collapsed.get(bi).copied().unwrap_or((0, 0));
         let (mut digits, mut upper, mut alpha) = (0u32, 0u32, 0u32);
         for c in text.chars() {
             if c.is_numeric() {
@@ -292,7 +293,7 @@ pub fn compute(doc: &Doc, rules: &RuleView, s: &mut FeatureScratch, out: &mut Ve
             b2f(hi & hint::COMMENT != 0),
             f32::from(s.depth[own].min(255)),
             bi as f32 / nb as f32,
-            s.starts.get(bi).copied().unwrap_or(0) as f32 / text_len,
+            start as f32 / text_len,
             pw,
             pl,
             nw,
