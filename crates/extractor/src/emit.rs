@@ -289,3 +289,82 @@ impl<S: Sink> Emitter for Events<'_, S> {
         false
     }
 }
+
+/// Two sinks fed by one tokenizer run, each hearing what it would hear alone: an attribute's
+/// value goes only to the sinks that wanted it, and text only to those that do not drop it (a
+/// sink that asked for pieces may get the whole, which reads the same). The extractor's tree
+/// builder and the link collector ([`crate::links`]) share a page's one parse this way.
+pub(crate) struct Tee<'a, A: Sink, B: Sink> {
+    pub(crate) a: &'a mut A,
+    pub(crate) b: &'a mut B,
+    /// Which of the two wanted the value of the attribute last reported.
+    wants: (bool, bool),
+}
+
+impl<'a, A: Sink, B: Sink> Tee<'a, A, B> {
+    pub(crate) fn new(a: &'a mut A, b: &'a mut B) -> Self {
+        Tee {
+            a,
+            b,
+            wants: (false, false),
+        }
+    }
+}
+
+impl<A: Sink, B: Sink> Sink for Tee<'_, A, B> {
+    fn start_tag(&mut self, name: &[u8]) {
+        self.a.start_tag(name);
+        self.b.start_tag(name);
+    }
+
+    fn attribute(&mut self, name: &[u8]) -> bool {
+        self.wants = (self.a.attribute(name), self.b.attribute(name));
+        self.wants.0 || self.wants.1
+    }
+
+    fn reads_value(&self, name: &[u8]) -> bool {
+        self.a.reads_value(name) || self.b.reads_value(name)
+    }
+
+    fn attribute_value(&mut self, value: &[u8]) {
+        if self.wants.0 {
+            self.a.attribute_value(value);
+        }
+        if self.wants.1 {
+            self.b.attribute_value(value);
+        }
+    }
+
+    fn start_tag_end(&mut self, self_closing: bool) {
+        self.a.start_tag_end(self_closing);
+        self.b.start_tag_end(self_closing);
+    }
+
+    fn end_tag(&mut self, name: &[u8]) {
+        self.a.end_tag(name);
+        self.b.end_tag(name);
+    }
+
+    fn doctype(&mut self) {
+        self.a.doctype();
+        self.b.doctype();
+    }
+
+    fn text_mode(&self) -> TextMode {
+        match (self.a.text_mode(), self.b.text_mode()) {
+            (TextMode::Whole, _) | (_, TextMode::Whole) => TextMode::Whole,
+            (TextMode::Drop, TextMode::Drop) => TextMode::Drop,
+            _ => TextMode::Pieces,
+        }
+    }
+
+    fn text(&mut self, text: &str) {
+        // A sink's mode changes only at tags, so it is the one the text was gathered under.
+        if self.a.text_mode() != TextMode::Drop {
+            self.a.text(text);
+        }
+        if self.b.text_mode() != TextMode::Drop {
+            self.b.text(text);
+        }
+    }
+}

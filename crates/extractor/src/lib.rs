@@ -165,6 +165,8 @@ pub struct ExtractorConfig {
     pub metadata: bool,
     /// The shares of the `blocks` method.
     pub tuning: blocks::Tuning,
+    /// Also read each HTML page's links in the same parse ([`Extractor::take_links`]).
+    pub links: bool,
 }
 
 impl Default for ExtractorConfig {
@@ -177,6 +179,7 @@ impl Default for ExtractorConfig {
             structure: false,
             metadata: false,
             tuning: blocks::Tuning::default(),
+            links: false,
         }
     }
 }
@@ -222,6 +225,11 @@ impl ExtractorBuilder {
         self.cfg.metadata = on;
         self
     }
+    /// Reads each HTML page's links in the same parse as its text ([`Extractor::take_links`]).
+    pub fn links(mut self, on: bool) -> Self {
+        self.cfg.links = on;
+        self
+    }
     /// Checks the settings and makes the extractor.
     pub fn build(self) -> Result<Extractor, ConfigError> {
         if self.cfg.max_bytes == 0 || self.cfg.max_text_bytes == 0 {
@@ -258,6 +266,7 @@ pub struct Extractor {
     scratch: blocks::Scratch,
     learned: learned::Scratch,
     picked: Vec<usize>,
+    links: Option<links::PageLinks>,
 }
 
 impl Extractor {
@@ -271,6 +280,7 @@ impl Extractor {
             scratch,
             learned: learned::Scratch::default(),
             picked: Vec::new(),
+            links: None,
         }
     }
 
@@ -298,6 +308,7 @@ impl Extractor {
         http_charset: Option<&str>,
         url: Option<&str>,
     ) -> Result<Extracted, Skip> {
+        self.links = None;
         if body.is_empty() {
             return Err(Skip::Empty);
         }
@@ -385,7 +396,13 @@ impl Extractor {
             chunks: self.cfg.method == Method::Plateau,
             marks: self.cfg.structure,
         };
-        html::parse_with(html, &mut self.doc, wants);
+        if self.cfg.links {
+            let mut c = links::Collector::default();
+            html::parse_reading_links(html, &mut self.doc, wants, Some(&mut c));
+            self.links = Some(c.finish());
+        } else {
+            html::parse_with(html, &mut self.doc, wants);
+        }
         let doc = &self.doc;
         let text = match self.cfg.method {
             Method::Full => doc.text.clone(),
@@ -416,6 +433,13 @@ impl Extractor {
             }
         };
         (doc.title.clone(), text)
+    }
+
+    /// The links of the HTML page the last extraction parsed, as [`links::links_of`] reads them
+    /// from the same text, when [`ExtractorConfig::links`] is on; `None` when that extraction
+    /// parsed no HTML (a feed, plain text, a body skipped before parsing) or was already taken.
+    pub fn take_links(&mut self) -> Option<links::PageLinks> {
+        self.links.take()
     }
 
     /// Every text block of an HTML string with the `learned` method's features, score and

@@ -50,12 +50,13 @@ pub struct PageLinks {
 pub fn links_of(html: &str) -> PageLinks {
     let mut c = Collector::default();
     crate::parse::lexer::run(html, &mut c);
-    c.close_link();
-    c.out
+    c.finish()
 }
 
+/// The sink that reads the links, alone ([`links_of`]) or beside the extractor's tree builder
+/// in one parse ([`crate::Extractor::take_links`]).
 #[derive(Default)]
-struct Collector {
+pub(crate) struct Collector {
     out: PageLinks,
     tag: Vec<u8>,
     attr: Vec<u8>,
@@ -74,6 +75,12 @@ struct Collector {
 }
 
 impl Collector {
+    /// The links read, the last one's text ended.
+    pub(crate) fn finish(mut self) -> PageLinks {
+        self.close_link();
+        self.out
+    }
+
     fn close_link(&mut self) {
         if let Some(i) = self.open.take() {
             let text = if self.text.trim().is_empty() {
@@ -84,6 +91,7 @@ impl Collector {
             // Whitespace collapsed, at most LINKS_MAX_ANCHOR_CHARS characters, written in place.
             let t = &mut self.out.links[i].text;
             t.clear();
+            t.reserve(text.len().min(4 * LINKS_MAX_ANCHOR_CHARS));
             for word in text.split_whitespace() {
                 if !t.is_empty() {
                     t.push(' ');
@@ -172,13 +180,18 @@ impl Sink for Collector {
     }
 
     fn attribute_value(&mut self, value: &[u8]) {
-        let v = String::from_utf8_lossy(value).into_owned();
+        // One allocation a link (its href); the other values are copied into kept buffers.
+        let v = String::from_utf8_lossy(value);
+        let keep = |buf: &mut String| {
+            buf.clear();
+            buf.push_str(&v);
+        };
         match &self.attr[..] {
             b"href" if self.href.is_none() => self.href = Some(v.trim().to_string()),
-            b"rel" => self.rel = v,
-            b"alt" => self.alt = v,
-            b"http-equiv" => self.http_equiv = v,
-            b"content" => self.content = v,
+            b"rel" => keep(&mut self.rel),
+            b"alt" => keep(&mut self.alt),
+            b"http-equiv" => keep(&mut self.http_equiv),
+            b"content" => keep(&mut self.content),
             _ => {}
         }
     }
@@ -194,7 +207,7 @@ impl Sink for Collector {
                 }
             }
             b"img" if self.open.is_some() && self.image_alt.is_empty() => {
-                self.image_alt = std::mem::take(&mut self.alt);
+                std::mem::swap(&mut self.image_alt, &mut self.alt);
             }
             b"base" if self.out.base.is_none() => self.out.base = self.href.take(),
             b"link"
@@ -275,6 +288,49 @@ mod tests {
                 ("caps", "Caps", false, LinkKind::Anchor),
             ]
         );
+    }
+
+    #[test]
+    fn links_read_in_the_extractors_parse_are_those_read_alone() {
+        let pages = [
+            // Links inside text the extractor drops (script, hidden, nav), and in the title.
+            r#"<html><head><title>T <a href=t>x</a></title><base href="/b/"></head><body>
+               <nav><a href="/n1">Home</a> <a href=n2><img alt="Logo"></a></nav>
+               <div hidden><a href="h">hidden text</a></div><script>"<a href=s>"</script>
+               <p>Main text with <a href="m?a=1&amp;b=2" rel=nofollow>a <b>bold</b> link</a>.</p>
+               <link rel=canonical href="https://c.example/"><meta http-equiv=refresh content="0;url=r">
+               </body></html>"#,
+            // A title never closed: the extractor parses again with it closed; the links are
+            // those of the page as written.
+            "<html><head><title>Broken <a href=one>one</a><p>body <a href=two>two</a>",
+            // Little visible text and a <noscript>: the extractor parses again with it shown.
+            "<body><noscript><p>Enable scripts <a href=ns>here</a></p></noscript><a href=v>v</a></body>",
+            // A link's text split across a character reference and raw-text elements.
+            "<a href=x>caf&eacute; <style>a{}</style>cr&egrave;me</a><a href='y'>",
+        ];
+        for m in [
+            crate::Method::Learned,
+            crate::Method::Plateau,
+            crate::Method::Full,
+        ] {
+            let mut ex = crate::ExtractorBuilder::new()
+                .method(m)
+                .links(true)
+                .build()
+                .unwrap();
+            for page in pages {
+                let _ = ex.extract(page.as_bytes(), Some("text/html"), None);
+                assert_eq!(ex.take_links(), Some(links_of(page)), "{m:?} {page}");
+                assert_eq!(ex.take_links(), None);
+            }
+            // No HTML parsed: no links, and none left over from the page before.
+            let _ = ex.extract(pages[0].as_bytes(), Some("text/html"), None);
+            let _ = ex.extract(b"plain words", Some("text/plain"), None);
+            assert_eq!(ex.take_links(), None);
+        }
+        let mut off = crate::ExtractorBuilder::new().build().unwrap();
+        let _ = off.extract(pages[0].as_bytes(), Some("text/html"), None);
+        assert_eq!(off.take_links(), None);
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! ([`crawlsift_links::resolve`]).
 
 use crawlsift_extractor::charset::{charset_param, decode};
-use crawlsift_extractor::links::{links_of, LinkKind};
+use crawlsift_extractor::links::{links_of, LinkKind, PageLinks as RawLinks};
 use crawlsift_extractor::CharsetMode;
 use crawlsift_links::{normalise, page_base, resolve, Graph, GraphBuilder, GraphSummary, Link};
 use crawlsift_reader::Record;
@@ -77,7 +77,10 @@ impl PageLinks {
 }
 
 /// The page of a record, if it is one (an HTTP response with a URL), and its resolved links.
-pub fn page_links(rec: &Record) -> Option<PageLinks> {
+/// `parsed` is what the extractor read of the same body in its own parse, when it parsed it as
+/// HTML decoded as here ([`crawlsift_extractor::Extractor::take_links`] with
+/// [`CharsetMode::Auto`]): the page is then not decoded and tokenised a second time.
+pub fn page_links(rec: &Record, parsed: Option<RawLinks>) -> Option<PageLinks> {
     let resp = rec.http()?.ok()?;
     let base_url = page_base(rec.url.as_deref()?, None)?;
     let url = normalise(base_url.as_str())?;
@@ -98,8 +101,9 @@ pub fn page_links(rec: &Record) -> Option<PageLinks> {
     if !html || resp.status != 200 {
         return Some(out);
     }
-    let text = decode(&resp.body, charset_param(ctype), CharsetMode::Auto).text;
-    let page = links_of(&text);
+    let page = parsed.unwrap_or_else(|| {
+        links_of(&decode(&resp.body, charset_param(ctype), CharsetMode::Auto).text)
+    });
     let base = page_base(base_url.as_str(), page.base.as_deref())?;
     let bytes: usize = page.links.iter().map(|l| l.href.len() + l.text.len()).sum();
     out.strings.reserve(bytes + bytes / 4);

@@ -14,7 +14,9 @@ use crate::dom::{
     class_hints, hint, role_hints, streamed_segment, style_hides, Block, Chunk, Doc, Mark, Node,
     Tag, TagKind,
 };
-use crate::emit::{Sink, TextMode};
+use crate::emit::{Sink, Tee, TextMode};
+use crate::links::Collector;
+use crate::parse::reparse::{close_title, show_noscript};
 
 /// Longest title kept, in bytes.
 const MAX_TITLE_BYTES: usize = 4096;
@@ -183,9 +185,19 @@ pub fn parse(html: &str, doc: &mut Doc) {
 /// The second parse is kept when it has at least that many words more (real text, not a
 /// one-line notice to enable scripts).
 pub fn parse_with(html: &str, doc: &mut Doc, wants: Wants) {
-    if parse_once(html, doc, wants) {
+    parse_reading_links(html, doc, wants, None);
+}
+
+/// [`parse_with`], where `links` also hears the first parse (of `html` as written).
+pub(crate) fn parse_reading_links(
+    html: &str,
+    doc: &mut Doc,
+    wants: Wants,
+    links: Option<&mut Collector>,
+) {
+    if parse_once(html, doc, wants, links) {
         if let Some(patched) = close_title(html) {
-            parse_once(&patched, doc, wants);
+            parse_once(&patched, doc, wants, None);
         }
     }
     let words = |d: &Doc| d.blocks.iter().map(|b| u64::from(b.words)).sum::<u64>();
@@ -208,64 +220,8 @@ const PRE_SPACE_MAX_BYTES: usize = 256;
 /// [`parse_with`]).
 pub const NOSCRIPT_FALLBACK_WORDS: u64 = 50;
 
-/// `html` with every `<noscript` and `</noscript` tag opening renamed to `div`, or `None` when
-/// there is none.
-fn show_noscript(html: &str) -> Option<String> {
-    const OPEN: &[u8] = b"<noscript";
-    const CLOSE: &[u8] = b"</noscript";
-    let bytes = html.as_bytes();
-    let mut out = String::new();
-    let (mut at, mut copied) = (0, 0);
-    while let Some(k) = memchr::memchr(b'<', bytes.get(at..)?) {
-        let i = at + k;
-        let len = [OPEN, CLOSE].into_iter().find_map(|t| {
-            let tail = bytes.get(i..i + t.len())?;
-            let next = bytes.get(i + t.len()).copied().unwrap_or(b'>');
-            (tail.eq_ignore_ascii_case(t) && !next.is_ascii_alphanumeric()).then_some(t.len())
-        });
-        if let Some(len) = len {
-            out.push_str(html.get(copied..i)?);
-            out.push_str(if len == CLOSE.len() { "</div" } else { "<div" });
-            copied = i + len;
-        }
-        at = i + 1;
-    }
-    if copied == 0 {
-        return None;
-    }
-    out.push_str(html.get(copied..)?);
-    Some(out)
-}
-
-/// `html` with `</title>` inserted before the first `<` after the first `<title...>` tag, or
-/// `None` when there is no such tag.
-fn close_title(html: &str) -> Option<String> {
-    let bytes = html.as_bytes();
-    let mut at = 0;
-    let open = loop {
-        let i = at + memchr::memchr(b'<', bytes.get(at..)?)?;
-        if bytes
-            .get(i + 1..i + 6)
-            .is_some_and(|n| n.eq_ignore_ascii_case(b"title"))
-            && bytes
-                .get(i + 6)
-                .is_some_and(|&c| c == b'>' || c.is_ascii_whitespace() || c == b'/')
-        {
-            break i;
-        }
-        at = i + 1;
-    };
-    let gt = open + memchr::memchr(b'>', &bytes[open..])?;
-    let lt = memchr::memchr(b'<', &bytes[gt..]).map_or(bytes.len(), |k| gt + k);
-    let mut out = String::with_capacity(html.len() + 8);
-    out.push_str(html.get(..lt)?);
-    out.push_str("</title>");
-    out.push_str(html.get(lt..)?);
-    Some(out)
-}
-
-/// One parse; returns whether the title was left open at the end of input.
-fn parse_once(html: &str, doc: &mut Doc, wants: Wants) -> bool {
+/// One parse (that `links` hears too); returns whether the title was left open at the end.
+fn parse_once(html: &str, doc: &mut Doc, wants: Wants, links: Option<&mut Collector>) -> bool {
     doc.clear();
     doc.nodes.push(Node {
         tag: Tag::Root,
@@ -306,7 +262,10 @@ fn parse_once(html: &str, doc: &mut Doc, wants: Wants) -> bool {
         closing: u32::MAX,
         wants,
     };
-    crate::lexer::run(html, &mut b);
+    match links {
+        Some(c) => crate::lexer::run(html, &mut Tee::new(&mut b, c)),
+        None => crate::lexer::run(html, &mut b),
+    }
     b.finish();
     b.title_unclosed
 }

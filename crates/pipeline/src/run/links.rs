@@ -77,7 +77,10 @@ pub fn run(req: &LinksRequest, hooks: &Hooks<'_>) -> Result<LinksOutcome> {
     let map = |_: &mut (), batch: Vec<Record>| {
         let last = batch.last().map(|r| (r.pos.file, r.read_to));
         (
-            batch.iter().filter_map(page_links).collect::<Vec<_>>(),
+            batch
+                .iter()
+                .filter_map(|r| page_links(r, None))
+                .collect::<Vec<_>>(),
             last,
         )
     };

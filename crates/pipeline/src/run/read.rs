@@ -10,7 +10,7 @@ use std::time::Instant;
 use crawlsift_common::budget::MemoryBudget;
 use crawlsift_common::limits::TEXT_QUEUE_CAP;
 use crawlsift_dedup::{Clusterer, DedupConfig, Fingerprinter};
-use crawlsift_extractor::ExtractorBuilder;
+use crawlsift_extractor::{CharsetMode, ExtractorBuilder};
 use crawlsift_phrases::{SketchConfig, Sketcher};
 use crawlsift_reader::{ReaderConfig, Record};
 use crawlsift_reuse::ReuseConfig;
@@ -192,6 +192,7 @@ fn extract_and_fingerprint<'scope>(
         (
             extractor
                 .clone()
+                .links(links)
                 .build()
                 .expect("the configuration was checked before any thread started"),
             Fingerprinter::new(cfg).wide_keys(wide),
@@ -212,7 +213,10 @@ fn extract_and_fingerprint<'scope>(
                         .map(|r| {
                             let mut e = entry_of(r, ex);
                             if links {
-                                e.links = crate::links::page_links(r);
+                                // The extractor's own parse, when it decoded as the links do.
+                                let same = ex.config().charset == CharsetMode::Auto;
+                                let parsed = ex.take_links().filter(|_| same);
+                                e.links = crate::links::page_links(r, parsed);
                             }
                             e
                         })
