@@ -42,12 +42,28 @@ pub struct RankArgs {
     /// duplicates collapsed into their representative (into pages/collapsed/).
     #[arg(long, value_name = "FILE")]
     pub clusters: Option<PathBuf>,
+    /// Harmonic centrality: exact (one search per vertex, up to 100,000 vertices), HyperBall's
+    /// estimate, or auto (exact where it may be, HyperBall past that).
+    #[arg(long, value_enum, default_value_t = HarmonicArg::Auto)]
+    pub harmonic: HarmonicArg,
+    /// HyperBall's counters have 2^N registers (4 to 16): each more doubles their memory and
+    /// divides the error by √2.
+    #[arg(long, value_name = "N", default_value_t = rank::DEFAULT_LOG2M)]
+    pub registers: u32,
     /// Threads for harmonic centrality (default: all cores).
     #[arg(long, short = 'j', value_parser = crate::threads_arg)]
     pub threads: Option<usize>,
     /// No summary on standard error.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+}
+
+/// `--harmonic`'s values.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum HarmonicArg {
+    Auto,
+    Exact,
+    Hyperball,
 }
 
 /// Runs `crawlsift rank`.
@@ -59,6 +75,12 @@ pub fn run_rank(args: RankArgs) -> anyhow::Result<ExitCode> {
         tolerance: args.tolerance,
         max_iterations: 100_000,
         threads: crate::threads(args.threads),
+        harmonic: match args.harmonic {
+            HarmonicArg::Auto => rank::Harmonic::Auto,
+            HarmonicArg::Exact => rank::Harmonic::Exact,
+            HarmonicArg::Hyperball => rank::Harmonic::HyperBall,
+        },
+        log2m: args.registers,
         clusters: args.clusters,
     };
     let done = crate::with_hooks("rank", args.quiet, |h| rank::run(&req, h))?;

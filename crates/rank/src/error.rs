@@ -96,13 +96,16 @@ pub enum RankError {
     },
     /// Exact harmonic centrality was asked of a graph over
     /// `limits::RANK_HARMONIC_EXACT_MAX_VERTICES` vertices.
-    #[error("{vertices} vertices are too many for exact harmonic centrality (one search per vertex; at most {max}); HyperBall's approximation is not implemented yet")]
+    #[error("{vertices} vertices are too many for exact harmonic centrality (one search per vertex; at most {max}): estimate it with HyperBall")]
     TooLargeForExact {
         /// Vertices of the graph.
         vertices: usize,
         /// The cap.
         max: usize,
     },
+    /// HyperBall (webgraph-algo) failed.
+    #[error("HyperBall: {0}")]
+    HyperBall(String),
     /// A parameter is out of its range.
     #[error("invalid parameter: {0}")]
     InvalidParameter(String),

@@ -8,7 +8,7 @@
 //! `Σ_d count(d) / d` over the levels d = 1, 2, ..., summed in that order. The cost is n
 //! searches of O(n + m) steps each, O(n(n + m)) in all, so it is refused past
 //! [`RANK_HARMONIC_EXACT_MAX_VERTICES`] vertices ([`RankError::TooLargeForExact`]); larger
-//! graphs need HyperBall's approximate counters (as cc-webgraph uses), which are future work.
+//! graphs get HyperBall's estimate ([`crate::hyperball`], as cc-webgraph's ranks do).
 //!
 //! The vertices are cut into one contiguous run per thread
 //! ([`crawlsift_common::parallel::in_parallel`]) and each vertex's value is computed by one

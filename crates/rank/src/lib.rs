@@ -1,6 +1,6 @@
 /*!
 Link analysis over a graph in Common Crawl's cc-webgraph text layout (issue #37): PageRank,
-HITS and exact harmonic centrality, computed as networkx computes them, and written as
+HITS and harmonic centrality (exact, or HyperBall's estimate), computed as networkx computes them, and written as
 cc-webgraph writes its ranks file.
 
 * [`read_graph`] ([`layout`]): `DIR/vertices.txt.gz` (`ID<TAB>NAME`, ids 0..n-1 in order) and
@@ -14,7 +14,8 @@ cc-webgraph writes its ranks file.
   sum-normalised result, stop when the hubs' L1 change < tolerance).
 * [`harmonic()`] ([`harmonic`](mod@harmonic)): Σ 1 / d(y, x) over the y reaching x, by one
   breadth-first search per vertex in parallel (n searches: exact, so capped at
-  `limits::RANK_HARMONIC_EXACT_MAX_VERTICES`; HyperBall is future work).
+  `limits::RANK_HARMONIC_EXACT_MAX_VERTICES`); [`harmonic_estimate`] ([`hyperball`]):
+  HyperBall's estimate of the same values for graphs of any size (webgraph-algo).
 * [`write_ranks`], [`write_hits`] ([`write`](mod@write)): `DIR/ranks.txt.gz` in cc-webgraph's format
   (`#harmonicc_pos #harmonicc_val #pr_pos #pr_val #host_rev`) and `DIR/hits.txt.gz`, each
   appearing whole or not at all.
@@ -40,6 +41,7 @@ pub mod error;
 pub mod graph;
 pub mod harmonic;
 pub mod hits;
+pub mod hyperball;
 pub mod layout;
 pub mod pagerank;
 pub mod write;
@@ -49,6 +51,7 @@ pub use error::{Fault, RankError};
 pub use graph::{Graph, Names};
 pub use harmonic::harmonic;
 pub use hits::{hits, Hits};
+pub use hyperball::harmonic_estimate;
 pub use layout::{read_graph, read_vertices, EDGES_FILE, VERTICES_FILE};
 pub use pagerank::pagerank;
 pub use write::{rank_order, write_hits, write_ranks, HITS_FILE, RANKS_FILE};

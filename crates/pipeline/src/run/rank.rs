@@ -1,9 +1,10 @@
 //! `rank` ([`run`]): link-analysis ranks of a graph `crawlsift links` wrote (its `hosts/` or
 //! `pages/` folder, cc-webgraph's layout): PageRank (damping and tolerance as asked, dangling
 //! vertices' rank spread evenly, as networkx computes it), HITS hubs and authorities, and exact
-//! harmonic centrality (refused past `RANK_HARMONIC_EXACT_MAX_VERTICES`; the other ranks are
-//! still written), into `ranks.txt.gz` (cc-webgraph's `#harmonicc_pos #harmonicc_val #pr_pos
-//! #pr_val #host_rev`) and `hits.txt.gz` beside the graph ([`crawlsift_rank`]).
+//! harmonic centrality, into `ranks.txt.gz` (cc-webgraph's `#harmonicc_pos #harmonicc_val #pr_pos
+//! #pr_val #host_rev`) and `hits.txt.gz` beside the graph ([`crawlsift_rank`]). Harmonic
+//! centrality is exact up to `RANK_HARMONIC_EXACT_MAX_VERTICES` vertices and HyperBall's
+//! estimate past them ([`Harmonic::Auto`]), or either as asked.
 //!
 //! With a `dedup` run's `clusters.jsonl` over the same archives, the page graph is also ranked
 //! with duplicates collapsed into their cluster's representative ([`crawlsift_rank::collapse`]:
@@ -13,9 +14,12 @@
 
 use std::path::PathBuf;
 
+use crawlsift_common::limits::RANK_HARMONIC_EXACT_MAX_VERTICES;
+use crawlsift_rank::hyperball::relative_standard_error;
+pub use crawlsift_rank::hyperball::DEFAULT_LOG2M;
 use crawlsift_rank::{
-    collapse, harmonic, hits, movement, pagerank, read_graph, write_hits, write_ranks, Graph,
-    Movement, RankError,
+    collapse, harmonic, harmonic_estimate, hits, movement, pagerank, read_graph, write_hits,
+    write_ranks, Graph, Movement, RankError,
 };
 use serde::Serialize;
 
@@ -37,8 +41,24 @@ pub struct RankRequest {
     pub max_iterations: usize,
     /// Threads for harmonic centrality.
     pub threads: usize,
+    /// How harmonic centrality is computed.
+    pub harmonic: Harmonic,
+    /// HyperBall's counters have 2^`log2m` registers.
+    pub log2m: u32,
     /// A `dedup` run's `clusters.jsonl`: rank the page graph with duplicates collapsed too.
     pub clusters: Option<PathBuf>,
+}
+
+/// How harmonic centrality is computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Harmonic {
+    /// Exact up to `RANK_HARMONIC_EXACT_MAX_VERTICES` vertices, HyperBall's estimate past them.
+    #[default]
+    Auto,
+    /// One breadth-first search per vertex (refused past the cap).
+    Exact,
+    /// HyperBall's estimate ([`crawlsift_rank::hyperball`]), whatever the graph's size.
+    HyperBall,
 }
 
 /// What collapsing duplicates did to the page graph and its PageRank.
@@ -65,6 +85,8 @@ pub struct Ranked {
     pub edges: usize,
     /// PageRank's and HITS' iterations.
     pub iterations: (usize, usize),
+    /// How harmonic centrality was computed (`exact`, or HyperBall's registers and error).
+    pub harmonic: String,
     /// The vertices of highest PageRank (name, value), at most ten.
     pub top: Vec<(String, f64)>,
     /// With clusters: the collapsed graph's figures.
@@ -94,12 +116,13 @@ impl Ranked {
             None => String::new(),
         };
         format!(
-            "{}: {} vertices, {} edges; PageRank in {} iterations, HITS in {}; highest PageRank:\n{}{collapsed}",
+            "{}: {} vertices, {} edges; PageRank in {} iterations, HITS in {}; harmonic centrality {}; highest PageRank:\n{}{collapsed}",
             self.graph.display(),
             self.vertices,
             self.edges,
             self.iterations.0,
             self.iterations.1,
+            self.harmonic,
             top.join("\n")
         )
     }
@@ -114,6 +137,14 @@ pub fn run(req: &RankRequest, hooks: &Hooks<'_>) -> Result<Ranked> {
             "--damping must be in (0, 1) and --tolerance above 0".into(),
         ));
     }
+    let range = crawlsift_rank::hyperball::LOG2M_RANGE;
+    if !range.contains(&req.log2m) {
+        return Err(Error::Usage(format!(
+            "--registers must be from {} to {}",
+            range.start(),
+            range.end()
+        )));
+    }
     let pages = req.pages || req.clusters.is_some();
     let dir = req.dir.join(if pages { "pages" } else { "hosts" });
     let err = |e: RankError| Error::failed(e.to_string());
@@ -121,7 +152,13 @@ pub fn run(req: &RankRequest, hooks: &Hooks<'_>) -> Result<Ranked> {
     let (pr, pr_iterations) =
         pagerank(&graph, req.damping, req.tolerance, req.max_iterations).map_err(err)?;
     let h = hits(&graph, req.tolerance, req.max_iterations).map_err(err)?;
-    let hc = harmonic_or_zero(&graph, req.threads, hooks)?;
+    let (hc, how) = harmonic_of(&graph, req)?;
+    if req.harmonic == Harmonic::Auto && how != "exact" {
+        (hooks.notice)(&format!(
+            "{} vertices, over the {RANK_HARMONIC_EXACT_MAX_VERTICES} of exact harmonic centrality: {how}",
+            graph.vertices()
+        ));
+    }
     write_ranks(&dir, graph.names(), &pr, &hc).map_err(err)?;
     write_hits(&dir, graph.names(), &h.hubs, &h.authorities).map_err(err)?;
     let top = crawlsift_rank::rank_order(&pr)
@@ -133,7 +170,7 @@ pub fn run(req: &RankRequest, hooks: &Hooks<'_>) -> Result<Ranked> {
         })
         .collect();
     let collapsed = match &req.clusters {
-        Some(c) => Some(rank_collapsed(req, &graph, &pr, c, &dir, hooks)?),
+        Some(c) => Some(rank_collapsed(req, &graph, &pr, c, &dir)?),
         None => None,
     };
     Ok(Ranked {
@@ -141,22 +178,30 @@ pub fn run(req: &RankRequest, hooks: &Hooks<'_>) -> Result<Ranked> {
         vertices: graph.vertices(),
         edges: graph.edges(),
         iterations: (pr_iterations, h.iterations),
+        harmonic: how,
         top,
         collapsed,
     })
 }
 
-/// Harmonic centrality, or 0 for every vertex (with a notice) where the graph is too large for
-/// the exact computation.
-fn harmonic_or_zero(graph: &Graph, threads: usize, hooks: &Hooks<'_>) -> Result<Vec<f64>> {
-    match harmonic(graph, threads) {
-        Ok(hc) => Ok(hc),
-        Err(e @ RankError::TooLargeForExact { .. }) => {
-            (hooks.notice)(&format!("{e}; ranks.txt.gz gives 0 for it"));
-            Ok(vec![0.0; graph.vertices()])
-        }
-        Err(e) => Err(Error::failed(e.to_string())),
+/// Harmonic centrality as `req` asks, and how it was computed.
+fn harmonic_of(graph: &Graph, req: &RankRequest) -> Result<(Vec<f64>, String)> {
+    let err = |e: RankError| Error::failed(e.to_string());
+    let exact = match req.harmonic {
+        Harmonic::Exact => true,
+        Harmonic::HyperBall => false,
+        Harmonic::Auto => graph.vertices() <= RANK_HARMONIC_EXACT_MAX_VERTICES,
+    };
+    if exact {
+        return Ok((harmonic(graph, req.threads).map_err(err)?, "exact".into()));
     }
+    let hc = harmonic_estimate(graph, req.log2m, req.threads).map_err(err)?;
+    let how = format!(
+        "estimated by HyperBall (2^{} registers a counter: {:.1}% relative standard error a ball)",
+        req.log2m,
+        100.0 * relative_standard_error(req.log2m)
+    );
+    Ok((hc, how))
 }
 
 /// Each page vertex's representative from `clusters.jsonl`: members' URLs (normalised as
@@ -212,14 +257,13 @@ fn rank_collapsed(
     pr: &[f64],
     clusters: &std::path::Path,
     dir: &std::path::Path,
-    hooks: &Hooks<'_>,
 ) -> Result<CollapsedRanks> {
     let err = |e: RankError| Error::failed(e.to_string());
     let rep = representatives(graph, clusters)?;
     let c = collapse(graph, &rep).map_err(err)?;
     let (cpr, _) =
         pagerank(&c.graph, req.damping, req.tolerance, req.max_iterations).map_err(err)?;
-    let chc = harmonic_or_zero(&c.graph, req.threads, hooks)?;
+    let (chc, _) = harmonic_of(&c.graph, req)?;
     let out = dir.join("collapsed");
     std::fs::create_dir_all(&out).map_err(|e| Error::io("creating", &out, e))?;
     write_ranks(&out, c.graph.names(), &cpr, &chc).map_err(err)?;
