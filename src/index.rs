@@ -23,6 +23,10 @@ pub struct IndexArgs {
     /// Add the inputs not yet in the index (by content) as a new segment, and cluster again.
     #[arg(long)]
     pub append: bool,
+    /// Also keep the anchor texts the pages give each URL (IDX/anchors/, shown by `get --format
+    /// json`); an index that keeps them goes on with --append.
+    #[arg(long)]
+    pub anchors: bool,
     /// Also write a ZipNum index (index.cdxj.gz, index.idx, index.loc) as pywb reads it.
     #[arg(long)]
     pub compress: bool,
@@ -56,6 +60,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<ExitCode> {
         cdxj_only: args.cdxj_only,
         judging: args.judging.judging(),
         quiet: args.quiet,
+        anchors: args.anchors,
     };
     let outcome = crate::with_hooks("index", args.quiet, |hooks| index::run(&req, hooks))?;
     let Some(cdxj) = outcome.cdxj else {

@@ -420,3 +420,97 @@ fn dedup_links_writes_the_graph_and_anchors_in_the_same_pass() {
     ];
     crawlsift_ok(&shard, 2);
 }
+
+/// `index --anchors`: the index keeps the anchor texts its pages give, `get --format json` shows
+/// a capture's, and `--append` adds those of new archives to documents already indexed without
+/// rewriting what is there.
+#[test]
+fn an_index_keeps_anchor_texts_and_append_adds_to_them() {
+    let html = "Content-Type: text/html\r\n";
+    let words = "Plenty of words about the subject of this page, enough to count as one. ";
+    let target = response(
+        "http://t.example/doc",
+        "200 OK",
+        html,
+        &format!("<p>{}</p>", words.repeat(10)),
+    );
+    let a = target
+        + &response(
+            "http://a.example/",
+            "200 OK",
+            html,
+            r#"<a href="http://t.example/doc">the doc</a> <a href="/x">x</a>"#,
+        );
+    let b = response(
+        "http://b.example/",
+        "200 OK",
+        html,
+        r#"<a href="http://t.example/doc">the doc</a><a href="http://t.example/doc">read more</a>"#,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let (fa, fb) = (dir.path().join("a.warc"), dir.path().join("b.warc"));
+    std::fs::write(&fa, a).unwrap();
+    std::fs::write(&fb, b).unwrap();
+    let idx = dir.path().join("idx");
+    let i = idx.to_str().unwrap();
+    let get = || {
+        let o = crawlsift_ok(&["get", i, "http://t.example/doc", "--format", "json"], 0);
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    // Without --anchors, no anchor field at all.
+    crawlsift_ok(&["index", fa.to_str().unwrap(), "--out", i, "-q"], 0);
+    assert!(get().get("anchors").is_none());
+    crawlsift_ok(
+        &["index", fa.to_str().unwrap(), "--out", i, "-q", "--anchors"],
+        1,
+    );
+    crawlsift_ok(
+        &[
+            "index",
+            fa.to_str().unwrap(),
+            "--out",
+            i,
+            "-q",
+            "--anchors",
+            "--force",
+        ],
+        0,
+    );
+    let v = get();
+    assert_eq!(v["anchor_texts"], 1);
+    assert_eq!(
+        v["anchors"],
+        serde_json::json!([{"text": "the doc", "other_hosts": 1, "same_host": 0}])
+    );
+    let files = |d: &Path| {
+        let mut f: Vec<_> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        f.sort();
+        f
+    };
+    let first = files(&idx.join("anchors"));
+    assert_eq!(first.len(), 1);
+    let before = contents(&first[0]);
+    // Appended without asking: the index keeps anchors, so the new archive's are added.
+    crawlsift_ok(
+        &["index", fb.to_str().unwrap(), "--out", i, "-q", "--append"],
+        0,
+    );
+    let v = get();
+    assert_eq!(v["anchor_texts"], 2);
+    assert_eq!(
+        v["anchors"],
+        serde_json::json!([
+            {"text": "the doc", "other_hosts": 2, "same_host": 0},
+            {"text": "read more", "other_hosts": 1, "same_host": 0}
+        ])
+    );
+    assert_eq!(files(&idx.join("anchors")).len(), 2);
+    assert_eq!(
+        contents(&first[0]),
+        before,
+        "the first file is not rewritten"
+    );
+}

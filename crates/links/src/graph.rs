@@ -248,6 +248,10 @@ impl GraphBuilder {
     }
 }
 
+/// An anchor text given to a target: the target's page id, the text's index, and the links that
+/// gave it from other hosts and from the target's own.
+pub(crate) type AnchorRow = (u32, u32, [u64; 2]);
+
 /// One anchor text a target is given, and how many links gave it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct AnchorGiven<'a> {
@@ -303,7 +307,7 @@ impl Graph {
         self.anchors[range].iter().map(|r| self.given(r))
     }
 
-    fn given(&self, r: &(u32, u32, [u64; 2])) -> AnchorGiven<'_> {
+    pub(crate) fn given(&self, r: &(u32, u32, [u64; 2])) -> AnchorGiven<'_> {
         AnchorGiven {
             text: self.anchor_texts.get(r.1),
             other_hosts: r.2[0],
@@ -343,12 +347,19 @@ impl Graph {
         })
     }
 
+    /// Each linked URL with its anchor rows, in vertex order.
+    pub(crate) fn anchor_groups(&self) -> impl Iterator<Item = (&str, &[AnchorRow])> + '_ {
+        self.anchors
+            .chunk_by(|a, b| a.0 == b.0)
+            .map(|g| (self.names.get(self.by_page[g[0].0 as usize]), g))
+    }
+
     fn write_anchors(&self, path: &Path) -> Result<(), LinksError> {
         let mut out = GzWriter::create(path)?;
         let mut buf = Vec::new();
-        for group in self.anchors.chunk_by(|a, b| a.0 == b.0) {
+        for (url, group) in self.anchor_groups() {
             let line = AnchorLine {
-                url: self.names.get(self.by_page[group[0].0 as usize]),
+                url,
                 anchors: group.iter().map(|r| self.given(r)).collect(),
             };
             buf.clear();

@@ -1,5 +1,6 @@
 //! `get` ([`find`]): one capture of a URL from an index directory, read from its archive at its
-//! offset ([`crawlsift_cdxj::fetch`]), revisits resolved, and its [`metadata`] as JSON.
+//! offset ([`crawlsift_cdxj::fetch`]), revisits resolved, and its [`metadata`] as JSON (with the
+//! anchor texts the index's pages give its URL, when the index keeps them).
 
 use std::path::Path;
 
@@ -21,6 +22,9 @@ pub struct Found {
     pub fetched: Fetched,
     /// The revisits that led to it.
     pub via: Vec<Capture>,
+    /// The anchor texts the index's pages give the capture's URL, most given first, when the
+    /// index keeps them (`index --anchors`).
+    pub anchors: Option<Vec<crawlsift_links::anchor_file::Anchor>>,
 }
 
 /// The capture of `url` in the index folder `dir` with record id `id`, or the one closest to
@@ -40,12 +44,28 @@ pub fn find(dir: &Path, url: &str, at: Option<&str>, id: Option<&str>) -> Result
     };
     let asked = capture.clone();
     let (capture, fetched, via) = index.resolve_revisit(&capture, fetched)?;
+    let anchors = anchors_of(dir, asked.url.as_deref().unwrap_or(url))?;
     Ok(Found {
         asked,
         capture,
         fetched,
         via,
+        anchors,
     })
+}
+
+/// The anchor texts the index in `dir` keeps for `url`; `None` when it keeps none.
+fn anchors_of(dir: &Path, url: &str) -> Result<Option<Vec<crawlsift_links::anchor_file::Anchor>>> {
+    use crawlsift_links::anchor_file::{anchor_files, anchors_in, ANCHORS_DIR};
+    let folder = dir.join(ANCHORS_DIR);
+    let failed = |e: crawlsift_links::LinksError| crate::error::Error::failed(e.to_string());
+    if anchor_files(&folder).map_err(failed)?.is_empty() {
+        return Ok(None);
+    }
+    let Some(url) = crawlsift_links::normalise(url) else {
+        return Ok(Some(Vec::new()));
+    };
+    Ok(Some(anchors_in(&folder, &url).map_err(failed)?))
 }
 
 /// The capture among `captures` whose record has id `id`.
@@ -83,6 +103,11 @@ pub fn metadata(found: &Found) -> serde_json::Value {
     v["content_type"] = r.content_type.clone().into();
     if !via.is_empty() {
         v["revisit"] = line(asked);
+    }
+    if let Some(a) = &found.anchors {
+        let max = crawlsift_common::limits::LINKS_TEXT_MAX_ANCHORS;
+        v["anchor_texts"] = a.len().into();
+        v["anchors"] = serde_json::to_value(&a[..a.len().min(max)]).unwrap_or_default();
     }
     v
 }

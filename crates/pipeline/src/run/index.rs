@@ -5,11 +5,14 @@
 //! [`super::segment::build_index`]). The archives are read once: the CDXJ half taps the
 //! fingerprint half's reading ([`CdxjTap`]) and then reads itself only what that did not
 //! (archives the fingerprint half had already, by content, or replayed from its checkpoints).
+//! With `anchors`, the anchor texts the pages give are kept too (`IDX/anchors/`,
+//! [`crawlsift_links::anchor_file`]): one file a build and one more each `append`.
 
 use std::path::{Path, PathBuf};
 
 use crawlsift_cdxj::{Build, BuildOptions, BuildSummary, Reading, INDEX};
 use crawlsift_extractor::{ExtractorBuilder, Method};
+use crawlsift_links::anchor_file::{anchor_files, ANCHORS_DIR};
 use crawlsift_reader::{expand_inputs, FileReport, Input, ReaderConfig, Record};
 
 use super::read::{DedupHooks, StageTimes};
@@ -39,6 +42,9 @@ pub struct Request {
     pub judging: Judging,
     /// No notes on stderr.
     pub quiet: bool,
+    /// Also keep the anchor texts the pages give (`IDX/anchors/`); an index that keeps them
+    /// goes on doing so with `append` whether asked or not.
+    pub anchors: bool,
 }
 
 /// What an index build did.
@@ -69,6 +75,27 @@ pub fn run(req: &Request, hooks: &Hooks<'_>) -> Result<Outcome> {
         progress: &|bytes, docs| hooks.progress.update(bytes, docs),
         times: &times,
     };
+    let anchors_dir = req.out.join(ANCHORS_DIR);
+    let keeps_anchors = !anchor_files(&anchors_dir)
+        .map_err(|e| Error::failed(e.to_string()))?
+        .is_empty();
+    if !req.append && keeps_anchors {
+        // A new index: the anchors of the one it replaces are not its own.
+        if !req.force {
+            let why = format!(
+                "{} holds anchor texts of another index",
+                anchors_dir.display()
+            );
+            return Err(Error::Exists {
+                what: format!("{why} (--force replaces it, --append adds to it)"),
+                path: anchors_dir,
+            });
+        }
+        std::fs::remove_dir_all(&anchors_dir).at(&anchors_dir, || {
+            format!("removing {}", anchors_dir.display())
+        })?;
+    }
+    let anchors = req.anchors || (req.append && keeps_anchors);
     let fp = IndexRequest {
         inputs: &req.inputs,
         out: &req.out,
@@ -80,6 +107,7 @@ pub fn run(req: &Request, hooks: &Hooks<'_>) -> Result<Outcome> {
         method: method.as_str(),
         quiet: req.quiet,
         tap: Some(&CdxjTap(&cdxj)),
+        anchors: anchors.then_some(anchors_dir.as_path()),
     };
     let summary = build_index(&fp, &read_hooks);
     hooks.progress.finish();

@@ -13,6 +13,7 @@ use crawlsift_common::budget::MemoryBudget;
 use crawlsift_common::limits::STORE_SEGMENT_MAX_DOCS;
 use crawlsift_dedup::{Clusterer, Clustering, DedupConfig};
 use crawlsift_extractor::ExtractorBuilder;
+use crawlsift_links::anchor_file::ANCHOR_FILE_EXT;
 use crawlsift_reader::{Input, ReaderConfig};
 use crawlsift_store::index::{write_clusters, FP_DIR};
 use crawlsift_store::manifest::{content_identity, InputEntry, Manifest, SegmentEntry};
@@ -49,6 +50,10 @@ pub struct IndexRequest<'a> {
     /// Another use of the records read (the CDXJ half of the index), so that each archive is
     /// read and inflated once for both halves.
     pub tap: Option<&'a dyn RecordTap>,
+    /// Also gather the anchor texts the new inputs' pages give, into an anchor file in this
+    /// folder (`IDX/anchors/`, [`crawlsift_links::anchor_file`]) named after the first segment
+    /// the run adds (a run stopped before its commit writes the same file again).
+    pub anchors: Option<&'a Path>,
 }
 
 /// What an index build did.
@@ -70,6 +75,8 @@ pub struct IndexSummary {
     pub tally: Option<ReadTally>,
     /// Whether the run was stopped by Ctrl-C before anything was written.
     pub interrupted: bool,
+    /// With anchors: the URLs the new inputs give anchor text to, and the anchor file written.
+    pub anchors: Option<(u64, PathBuf)>,
 }
 
 impl IndexSummary {
@@ -77,7 +84,7 @@ impl IndexSummary {
     /// (`took`), bytes per document by part, and where the index is (`fp`).
     pub fn lines(&self, fp: &Path, took: std::time::Duration) -> Vec<String> {
         let per_doc = |b: u64| b as f64 / self.documents.max(1) as f64;
-        vec![
+        let mut lines = vec![
             format!(
                 "crawlsift index: {} documents added, {} in {} segments, {} clusters, in {:.1} s",
                 self.added,
@@ -94,7 +101,14 @@ impl IndexSummary {
                 per_doc(self.sizes.profiles),
             ),
             format!("  index: {}", fp.display()),
-        ]
+        ];
+        if let Some((urls, path)) = &self.anchors {
+            lines.push(format!(
+                "  anchor texts given to {urls} URLs by the pages added: {}",
+                path.display()
+            ));
+        }
+        lines
     }
 }
 
@@ -136,7 +150,7 @@ pub fn build_index(req: &IndexRequest<'_>, hooks: &DedupHooks<'_>) -> Result<Ind
     if !fresh.is_empty() {
         let inputs = InputSet::expand(&fresh)?;
         let collected = read_new(req, &dir, &inputs, hooks)?;
-        let Some(collected) = collected else {
+        let Some(mut collected) = collected else {
             summary.interrupted = true;
             return Ok(summary);
         };
@@ -148,6 +162,14 @@ pub fn build_index(req: &IndexRequest<'_>, hooks: &DedupHooks<'_>) -> Result<Ind
             .filter(|(_, r)| matches!(r, Some(Ok(_))))
             .map(|(e, _)| e.clone())
             .collect();
+        if let (Some(folder), Some(links)) = (req.anchors, collected.links.take()) {
+            let path = folder.join(format!("{}.{ANCHOR_FILE_EXT}", manifest.next_name()));
+            let graph = links.finish(req.threads).graph;
+            let urls = graph
+                .write_anchor_file(&path)
+                .map_err(|e| Error::failed(e.to_string()))?;
+            summary.anchors = Some((urls, path));
+        }
         let (clustering, templates) = if first_build {
             // The segments are written while the documents are clustered: the writing is mostly
             // one thread's work, and the clustering leaves a core idle at times.
@@ -248,7 +270,8 @@ fn read_new(
     inputs: &InputSet,
     hooks: &DedupHooks<'_>,
 ) -> Result<Option<Collected>> {
-    let key = RunKey::new(inputs, req.method, req.dedup, false);
+    let mut key = RunKey::new(inputs, req.method, req.dedup, false);
+    key.links = req.anchors.is_some();
     let (mut checkpoints, _) = Checkpoints::open(dir, &key, true)?;
     let reader = ReaderConfig {
         threads: req.threads,
@@ -263,7 +286,7 @@ fn read_new(
         only: None,
         phrases: None,
         reuse: None,
-        links: false,
+        links: req.anchors.is_some(),
     };
     let collected = read_documents_into(
         &settings,
