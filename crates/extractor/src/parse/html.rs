@@ -81,6 +81,8 @@ struct Builder<'d> {
     stack: Vec<Entry>,
     overflow: u32,
     skip_depth: u32,
+    /// Open `<svg>` and `<math>` elements (foreign content).
+    foreign: u32,
     /// Stack index of the live `<a href>`, or `usize::MAX`. HTML closes an open `<a>` when the
     /// next `<a>` starts, so at most one is live: an unclosed `<a name=x>` anchor (common on old
     /// pages) must not turn the rest of the page into link text.
@@ -160,6 +162,11 @@ fn emphasis_kind(name: u64) -> Option<bool> {
     }
 }
 
+/// Whether a tag name's key is `svg` or `math`, whose content is foreign (not HTML).
+fn is_foreign_root(key: u64) -> bool {
+    key == name_key(b"svg") || key == name_key(b"math")
+}
+
 fn name_key(name: &[u8]) -> u64 {
     // FNV-1a: distinct short tag names do not collide in practice, and a collision only makes an
     // end tag close the wrong inline element.
@@ -235,6 +242,7 @@ fn parse_once(html: &str, doc: &mut Doc, wants: Wants, links: Option<&mut Collec
         stack: Vec::with_capacity(64),
         overflow: 0,
         skip_depth: 0,
+        foreign: 0,
         live_link: usize::MAX,
         in_title: false,
         title_unclosed: false,
@@ -439,7 +447,10 @@ impl Builder<'_> {
             }
             return;
         }
-        if self_closing && matches!(tag, Tag::Skip) && self.cur_name == name_key(b"svg") {
+        // In SVG and MathML a self-closing tag (`<path/>`) closes its element at once; left open,
+        // a drawing's thousands would fill the stack and swallow the end tags after it.
+        let foreign_root = is_foreign_root(self.cur_name);
+        if self_closing && (self.foreign > 0 || foreign_root) {
             return;
         }
         if self.skip_depth == 0 && kind == TagKind::Block {
@@ -498,6 +509,7 @@ impl Builder<'_> {
         if tag == Tag::Pre && !skip {
             self.pre_depth += 1;
         }
+        self.foreign += u32::from(foreign_root);
         self.stack.push(Entry {
             name: self.cur_name,
             tag,
@@ -544,6 +556,9 @@ impl Builder<'_> {
     fn pop_to(&mut self, i: usize) {
         while self.stack.len() > i {
             let Some(e) = self.stack.pop() else { break };
+            if is_foreign_root(e.name) {
+                self.foreign = self.foreign.saturating_sub(1);
+            }
             if e.skip {
                 self.skip_depth = self.skip_depth.saturating_sub(1);
             } else if e.tag == Tag::Title {

@@ -246,3 +246,24 @@ fn finn_chunks_count_tags_between_words() {
     let c: Vec<(u32, u32)> = d.chunks.iter().map(|c| (c.tags_before, c.words)).collect();
     assert_eq!(c, [(1, 2), (3, 1)]);
 }
+
+#[test]
+fn self_closing_tags_in_svg_and_math_close_their_elements() {
+    // A drawing of thousands of self-closing shapes, hidden and shown, then the page's text: the
+    // shapes are closed at once, so the end tags after them close what they should.
+    let shapes = "<path d='M0,0'/><circle r='1' /><text x='1'>label</text>".repeat(400);
+    for style in ["display:none", "color:red"] {
+        let d = doc(&format!(
+            "<body><p>Before the drawing.</p><div style='{style}'><div><svg>{shapes}</svg></div></div>\
+             <p>After the drawing, the <b>rest</b> of the page.</p>\
+             <math><mi>x</mi><mspace width='1em'/></math><p>And after the formula.</p></body>"
+        ));
+        assert_eq!(
+            d.text,
+            "Before the drawing.\nAfter the drawing, the rest of the page.\nAnd after the formula.",
+            "{style}"
+        );
+    }
+    // Outside foreign content a self-closing tag opens its element, as browsers read it.
+    assert_eq!(doc("<div/>a<span/>b</div>c").text, "ab\nc");
+}
