@@ -218,6 +218,15 @@ pub fn streamed_segment(id: &[u8]) -> bool {
     }
 }
 
+/// Whether a `role` value names a tab panel (WAI-ARIA `tabpanel`): one of a set of panels the page
+/// shows one at a time (code in several languages, a product's description and specifications),
+/// the others hidden until their tab is clicked. A reader gets every panel's text for a click, so
+/// a hidden panel's text is read where it stands (what hides anything inside it still hides).
+pub fn tab_panel(role: &[u8]) -> bool {
+    role.split(|c| c.is_ascii_whitespace())
+        .any(|w| w.eq_ignore_ascii_case(b"tabpanel"))
+}
+
 fn word_hint(w: &[u8]) -> u8 {
     use hint::*;
     // Whole words first.

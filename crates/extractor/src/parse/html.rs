@@ -11,8 +11,8 @@ use crawlsift_common::limits::MAX_DOM_DEPTH;
 
 use crate::chars::{class_at, span_end, Class};
 use crate::dom::{
-    class_hints, hint, role_hints, streamed_segment, style_hides, Block, Chunk, Doc, Mark, Node,
-    Tag, TagKind,
+    class_hints, hint, role_hints, streamed_segment, style_hides, tab_panel, Block, Chunk, Doc,
+    Mark, Node, Tag, TagKind,
 };
 use crate::emit::{Sink, Tee, TextMode};
 use crate::links::Collector;
@@ -97,6 +97,8 @@ struct Builder<'d> {
     cur_hidden_attr: bool,
     /// Its id names a segment of a streamed React page ([`streamed_segment`]).
     cur_segment: bool,
+    /// Its role is a tab panel ([`tab_panel`]).
+    cur_tab_panel: bool,
     cur_name: u64,
     cur_tag: Tag,
     cur_hints: u8,
@@ -250,6 +252,7 @@ fn parse_once(html: &str, doc: &mut Doc, wants: Wants, links: Option<&mut Collec
         cur_open: false,
         cur_hidden_attr: false,
         cur_segment: false,
+        cur_tab_panel: false,
         cur_name: 0,
         cur_tag: Tag::Inline,
         cur_hints: 0,
@@ -289,6 +292,7 @@ impl Sink for Builder<'_> {
         self.cur_open = false;
         self.cur_hidden_attr = false;
         self.cur_segment = false;
+        self.cur_tab_panel = false;
     }
 
     fn attribute(&mut self, name: &[u8]) -> bool {
@@ -332,7 +336,10 @@ impl Sink for Builder<'_> {
                     self.cur_hints |= hint::HIDDEN;
                 }
             }
-            Attr::Role => self.cur_hints |= role_hints(value),
+            Attr::Role => {
+                self.cur_hints |= role_hints(value);
+                self.cur_tab_panel = tab_panel(value);
+            }
             Attr::Other | Attr::Href | Attr::Open | Attr::Hidden => {}
         }
     }
@@ -467,6 +474,10 @@ impl Builder<'_> {
         let hidden_attr = self.cur_hidden_attr && !self.cur_segment;
         if hidden_attr {
             self.cur_hints |= hint::HIDDEN;
+        }
+        // A tab panel's hiding is lifted by a click on its tab.
+        if self.cur_tab_panel {
+            self.cur_hints &= !hint::HIDDEN;
         }
         let hidden = self.cur_hints & hint::HIDDEN != 0 || closed_dialog;
         let skip = kind == TagKind::Skip || (hidden && tag != Tag::Body && tag != Tag::Html);

@@ -267,3 +267,15 @@ fn self_closing_tags_in_svg_and_math_close_their_elements() {
     // Outside foreign content a self-closing tag opens its element, as browsers read it.
     assert_eq!(doc("<div/>a<span/>b</div>c").text, "ab\nc");
 }
+
+#[test]
+fn hidden_tab_panels_are_read_and_what_hides_inside_them_still_hides() {
+    let d = doc(
+        "<body><div role=tablist><button role=tab>Python</button><button role=tab>Go</button></div>\
+         <div role=tabpanel><p>print('hi')</p></div>\
+         <div role='tabpanel' hidden><p>fmt.Println(\"hi\")</p><p style='display:none'>no</p></div>\
+         <div role=TabPanel style='display: none'><p>third panel</p></div>\
+         <div hidden><p>not a panel</p></div><div role=dialog><p>a dialog</p></div></body>",
+    );
+    assert_eq!(d.text, "print('hi')\nfmt.Println(\"hi\")\nthird panel");
+}
