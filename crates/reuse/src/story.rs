@@ -240,7 +240,10 @@ pub fn group_stories<E: Send>(
             };
             for &(a, b) in chunk {
                 let (ka, kb) = (kernels_of(a)?, kernels_of(b)?);
-                let s = table.similarity(&ka, &kb);
+                // The norms of step 1, with the same weights: the same bits as
+                // `table.similarity`, without each pair's two passes over all its kernels.
+                let (na, nb) = (norms[a as usize], norms[b as usize]);
+                let s = weights.similarity_normed((&ka, na), (&kb, nb));
                 if s >= cfg.min_similarity {
                     out.push((a, b, s));
                 }
