@@ -460,22 +460,20 @@ fn an_index_keeps_anchor_texts_and_append_adds_to_them() {
     // Without --anchors, no anchor field at all.
     crawlsift_ok(&["index", fa.to_str().unwrap(), "--out", i, "-q"], 0);
     assert!(get().get("anchors").is_none());
-    crawlsift_ok(
-        &["index", fa.to_str().unwrap(), "--out", i, "-q", "--anchors"],
-        1,
-    );
-    crawlsift_ok(
-        &[
-            "index",
-            fa.to_str().unwrap(),
-            "--out",
-            i,
-            "-q",
-            "--anchors",
-            "--force",
-        ],
-        0,
-    );
+    let fa = fa.to_str().unwrap();
+    crawlsift_ok(&["index", fa, "--out", i, "-q", "--anchors"], 1);
+    let cdxj_only = [
+        "index",
+        fa,
+        "--out",
+        i,
+        "-q",
+        "--anchors",
+        "--cdxj-only",
+        "--force",
+    ];
+    crawlsift_ok(&cdxj_only, 2);
+    crawlsift_ok(&["index", fa, "--out", i, "-q", "--anchors", "--force"], 0);
     let v = get();
     assert_eq!(v["anchor_texts"], 1);
     assert_eq!(

@@ -59,6 +59,10 @@ pub struct Outcome {
 /// Builds or extends both halves of the index.
 pub fn run(req: &Request, hooks: &Hooks<'_>) -> Result<Outcome> {
     let dedup = req.judging.config()?;
+    if req.anchors && req.cdxj_only {
+        let why = "--anchors reads the pages as the fingerprint half does: drop --cdxj-only";
+        return Err(Error::Usage(why.into()));
+    }
     let cdxj = start_cdxj(req)?;
     if req.cdxj_only {
         return Ok(Outcome {
