@@ -159,18 +159,19 @@ fn a_crawls_links_become_page_and_host_graphs_with_anchor_texts_and_ranks() {
     crawlsift_ok(&["rank", g.to_str().unwrap(), "-q", "--damping", "1.5"], 2);
     // HyperBall's estimate, asked for: near the exact values, in the same order.
     let dir = g.to_str().unwrap();
-    crawlsift_ok(
-        &[
+    let hyperball = |registers: &str, code: i32| {
+        let args = [
             "rank",
             dir,
             "-q",
             "--harmonic",
             "hyperball",
             "--registers",
-            "12",
-        ],
-        0,
-    );
+            registers,
+        ];
+        crawlsift_ok(&args, code);
+    };
+    hyperball("12", 0);
     let ranks = gunzip(&g.join("hosts/ranks.txt.gz"));
     let rows: Vec<Vec<&str>> = ranks.lines().map(|l| l.split('\t').collect()).collect();
     assert_eq!(
@@ -182,18 +183,7 @@ fn a_crawls_links_become_page_and_host_graphs_with_anchor_texts_and_ranks() {
         let got: f64 = rows[row][1].parse().unwrap();
         assert!((got - exact).abs() < 0.05, "{ranks}");
     }
-    crawlsift_ok(
-        &[
-            "rank",
-            dir,
-            "-q",
-            "--harmonic",
-            "hyperball",
-            "--registers",
-            "3",
-        ],
-        2,
-    );
+    hyperball("3", 2);
     crawlsift_ok(&["rank", g.to_str().unwrap(), "-q", "--pages"], 0);
     assert!(g.join("pages/ranks.txt.gz").exists());
 }

@@ -164,9 +164,10 @@ fn emphasis_kind(name: u64) -> Option<bool> {
     }
 }
 
-/// Whether a tag name's key is `svg` or `math`, whose content is foreign (not HTML).
-fn is_foreign_root(key: u64) -> bool {
-    key == name_key(b"svg") || key == name_key(b"math")
+/// Whether an element is `<svg>` or `<math>`, whose content is foreign (not HTML). Both are
+/// [`Tag::Skip`] elements, so the names are hashed only for those, not for every tag.
+fn is_foreign_root(tag: Tag, key: u64) -> bool {
+    tag == Tag::Skip && (key == name_key(b"svg") || key == name_key(b"math"))
 }
 
 fn name_key(name: &[u8]) -> u64 {
@@ -456,7 +457,7 @@ impl Builder<'_> {
         }
         // In SVG and MathML a self-closing tag (`<path/>`) closes its element at once; left open,
         // a drawing's thousands would fill the stack and swallow the end tags after it.
-        let foreign_root = is_foreign_root(self.cur_name);
+        let foreign_root = is_foreign_root(tag, self.cur_name);
         if self_closing && (self.foreign > 0 || foreign_root) {
             return;
         }
@@ -567,7 +568,7 @@ impl Builder<'_> {
     fn pop_to(&mut self, i: usize) {
         while self.stack.len() > i {
             let Some(e) = self.stack.pop() else { break };
-            if is_foreign_root(e.name) {
+            if is_foreign_root(e.tag, e.name) {
                 self.foreign = self.foreign.saturating_sub(1);
             }
             if e.skip {
