@@ -255,21 +255,23 @@ fn fit(
     let mut h = vec![0.0f64; n];
     let mut model: Vec<Tree> = Vec::with_capacity(trees);
     let mut node_of = vec![0usize; n];
+    // Whether each page is in the current tree's draw: whole pages, chosen by a hash of the page,
+    // the tree and the model (the same every run); all of them when nothing is left out.
+    let mut drawn = vec![true; page.iter().max().map_or(0, |p| p + 1)];
     for tree in 0..trees {
+        if subsample < 100 {
+            for (p, d) in drawn.iter_mut().enumerate() {
+                let bytes = (p as u64)
+                    .to_le_bytes()
+                    .into_iter()
+                    .chain((tree as u64).to_le_bytes())
+                    .chain(seed.to_le_bytes());
+                *d = crawlsift_common::fnv::hash(bytes) % 100 < subsample;
+            }
+        }
         for i in 0..n {
-            // Each tree learns from a share of the pages (whole pages, chosen by a hash of the
-            // page and the tree: the same every run).
-            let kept = subsample >= 100
-                || crawlsift_common::fnv::hash(
-                    (page[i] as u64)
-                        .to_le_bytes()
-                        .into_iter()
-                        .chain((tree as u64).to_le_bytes())
-                        .chain(seed.to_le_bytes()),
-                ) % 100
-                    < subsample;
             let p = 1.0 / (1.0 + (-margin[i]).exp());
-            let s = if kept { w[i] } else { 0.0 };
+            let s = if drawn[page[i]] { w[i] } else { 0.0 };
             g[i] = s * (p - y[i]);
             h[i] = s * p * (1.0 - p);
         }
