@@ -4,7 +4,7 @@
 //! every inner node of a tree compares one column with its threshold, and each block's path is
 //! then picked among those comparisons by masks, so there are no branches and no chains of
 //! dependent loads. Where the processor has AVX2 the picking and the leaf lookups are vector
-//! instructions (about a third less time for `extract` than the node-by-node walk it replaced);
+//! instructions (a third less CPU for `extract` than the node-by-node walk it replaced);
 //! elsewhere the same walk is written lane by lane.
 //!
 //! The sum for a row is the stage's bias plus its trees' leaves added in tree order, exactly as
@@ -69,8 +69,8 @@ impl Forest {
     ///
     /// [`LANES`] rows at a time are laid out feature by feature, so that every node of a tree
     /// compares one column of the batch with its threshold: each lane's path down the tree is then
-    /// chosen among the fifteen comparisons by masks, with no dependent loads, and the compiler
-    /// turns the lanes into vector instructions. The walk itself is [`Forest::walk`].
+    /// chosen among the fifteen comparisons by masks, with no dependent loads (see [`walk`]). In
+    /// AVX2 instructions where the processor has them, else lane by lane; the bits are the same.
     pub fn score<const N: usize>(&self, rows: &[[f32; N]], out: &mut Vec<f32>) {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
@@ -138,6 +138,8 @@ impl Forest {
         }
     }
 
+    /// [`Forest::score`] lane by lane, in portable Rust: the walk of [`walk`], each lane's leaf
+    /// read from the tree.
     #[inline(always)]
     fn score_lanes<const N: usize>(&self, rows: &[[f32; N]], out: &mut Vec<f32>) {
         const { assert!(N < WIDTH) };
@@ -160,7 +162,7 @@ impl Forest {
     }
 }
 
-/// All ones in a lane where `mask` has them, else zero, for every lane.
+/// For every lane, `a`'s value where `mask` is all ones and `b`'s where it is zero.
 #[inline(always)]
 fn select(mask: [u32; LANES], a: [u32; LANES], b: [u32; LANES]) -> [u32; LANES] {
     std::array::from_fn(|l| (a[l] & mask[l]) | (b[l] & !mask[l]))
