@@ -118,7 +118,7 @@ mod tune {
     pub const MAX_HEADING_WORDS: u32 = 12;
 }
 
-/// The shares of rules 4, 7, 8 and 11 as one run uses them: [`tune`]'s values unless set
+/// The shares of rules 4, 7, 8 and 11 as one run uses them: `tune`'s values unless set
 /// otherwise (`crawlsift extract --tune`), so that `scripts/lodo.py` can choose them on five
 /// datasets and score them on the sixth.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -6,10 +6,10 @@
 //! the text right after it is; on a page where it keeps nothing, the `blocks` method's choice
 //! stands.
 //!
-//! The model ([`model`]) is Rust constants written by `scripts/train_extractor.py` from the
-//! committed training table `scripts/extractor-model/blocks-by-column.tsv.xz`; there is no runtime ML
-//! dependency. [`explain`] gives, per block, the features, score and decision (`crawlsift extract
-//! --explain`, `--dump-blocks`).
+//! The model (`model`) is Rust constants written by `scripts/train_extractor.py` from the
+//! committed training table `scripts/extractor-model/blocks-by-column.tsv.xz`; there is no
+//! runtime ML dependency. [`explain`](mod@explain) gives, per block, the features, score and
+//! decision (`crawlsift extract --explain`, `--dump-blocks`).
 
 pub mod context;
 pub mod explain;
@@ -70,7 +70,7 @@ impl Why {
     }
 }
 
-/// One block as [`explain`] reports it.
+/// One block as [`explain()`] reports it.
 #[derive(Debug, Clone)]
 pub struct BlockReport {
     /// The block's text.

@@ -117,7 +117,7 @@ fn month(w: &str) -> Option<u32> {
 }
 
 /// The first full date written in `text`: `4 March 2021`, `March 4, 2021`, `2021-03-04`,
-/// `04.03.2021` (day first). Only the first [`TEXT_DATE_WORDS`] words are looked at.
+/// `04.03.2021` (day first). Only the first `TEXT_DATE_WORDS` words are looked at.
 pub fn text_date(text: &str) -> Option<String> {
     let words: Vec<&str> = text
         .split(|c: char| c.is_whitespace() || c == ',')

@@ -3,7 +3,7 @@
 //! TEI-like XML from the same choice of blocks the plain text comes from.
 //!
 //! A block's kind is that of the nearest container above it that says one (`<h2>`, `<li>`,
-//! `<td>`, `<pre>`, `<blockquote>`), looking at most [`MAX_KIND_DEPTH`] containers up and never
+//! `<td>`, `<pre>`, `<blockquote>`), looking at most `MAX_KIND_DEPTH` containers up and never
 //! past a list, table or sectioning element: the paragraphs of an article laid out in one table
 //! cell are paragraphs, not cells.
 
