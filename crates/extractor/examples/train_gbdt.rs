@@ -43,8 +43,9 @@ const FOLDS: u64 = 4;
 /// four is steadier. Leave-one-dataset-out, measured on 2026-11-29: one model 0.9195, one model
 /// with pages drawn at 70% 0.9197, the mean of four 0.9232 (better on five of the six sets), one
 /// model trained on the mean's probabilities (four times fewer trees to run) 0.9195, the mean of
-/// four of 100 trees at twice the learning rate 0.9186. The mean costs `extract` about half again
-/// its CPU time (`dedup`, `index` and `stats` run `blocks`).
+/// four of 100 trees at twice the learning rate 0.9186. The mean cost `extract` about half again
+/// its CPU time with the node-by-node scorer; the column-wise one (`learned/forest.rs`) took a
+/// third off the whole (`dedup`, `index` and `stats` run `blocks`).
 const BAGS: u64 = 4;
 const SUBSAMPLE: u64 = 70;
 

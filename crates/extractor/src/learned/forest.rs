@@ -93,11 +93,7 @@ impl Forest {
         let mut cols = [[0.0f32; LANES]; WIDTH];
         let mut lane_sums = [0.0f32; LANES];
         for batch in rows.chunks(LANES) {
-            for (l, row) in batch.iter().enumerate() {
-                for (col, &x) in cols.iter_mut().zip(row) {
-                    col[l] = x;
-                }
-            }
+            lay_out(batch, &mut cols);
             let mut sum = _mm256_set1_ps(self.bias);
             for tree in &self.trees {
                 let c = |n: usize| {
@@ -145,11 +141,7 @@ impl Forest {
         const { assert!(N < WIDTH) };
         let mut cols = [[0.0f32; LANES]; WIDTH];
         for batch in rows.chunks(LANES) {
-            for (l, row) in batch.iter().enumerate() {
-                for (col, &x) in cols.iter_mut().zip(row) {
-                    col[l] = x;
-                }
-            }
+            lay_out(batch, &mut cols);
             let mut sum = [self.bias; LANES];
             for tree in &self.trees {
                 let leaf = walk(tree, &cols);
@@ -158,6 +150,18 @@ impl Forest {
                 }
             }
             out.extend_from_slice(&sum[..batch.len()]);
+        }
+    }
+}
+
+/// Writes the rows of `batch` (at most [`LANES`]) into `cols`, row `l` in lane `l` of each of
+/// its features' columns. Columns past `N` stay as they were made: 0. Lanes past the batch keep
+/// an earlier batch's rows, whose sums are never read.
+#[inline(always)]
+fn lay_out<const N: usize>(batch: &[[f32; N]], cols: &mut [[f32; LANES]; WIDTH]) {
+    for (l, row) in batch.iter().enumerate() {
+        for (col, &x) in cols.iter_mut().zip(row) {
+            col[l] = x;
         }
     }
 }
