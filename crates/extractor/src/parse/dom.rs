@@ -163,6 +163,52 @@ pub mod hint {
     pub const HEAD_CELL: u8 = 16;
 }
 
+/// The attributes the builder reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Attr {
+    Other,
+    Class,
+    ClassName,
+    Style,
+    AriaHidden,
+    AriaModal,
+    Role,
+    Href,
+    Open,
+    Hidden,
+}
+
+impl Attr {
+    /// Whether its value is read.
+    pub(crate) fn has_value(self) -> bool {
+        matches!(
+            self,
+            Attr::Class
+                | Attr::ClassName
+                | Attr::Style
+                | Attr::AriaHidden
+                | Attr::AriaModal
+                | Attr::Role
+        )
+    }
+}
+
+/// The attribute a name is (names are lower-cased by the lexer).
+pub(crate) fn attr_kind(name: &[u8]) -> Attr {
+    match name {
+        b"class" => Attr::ClassName,
+        b"id" => Attr::Class,
+        b"role" => Attr::Role,
+        b"style" => Attr::Style,
+        b"aria-hidden" => Attr::AriaHidden,
+        b"aria-modal" => Attr::AriaModal,
+        b"href" => Attr::Href,
+        b"open" => Attr::Open,
+        b"hidden" => Attr::Hidden,
+        _ => Attr::Other,
+    }
+}
+
 /// Scores a class/id/role string: returns [`hint`] bits.
 pub fn class_hints(value: &[u8]) -> u8 {
     let mut bits = 0;

@@ -11,12 +11,13 @@ use crawlsift_common::limits::MAX_DOM_DEPTH;
 
 use crate::chars::{class_at, span_end, Class};
 use crate::dom::{
-    class_hints, hint, role_hints, streamed_segment, style_hides, tab_panel, Block, Chunk, Doc,
-    Mark, Node, Tag, TagKind,
+    attr_kind, class_hints, hint, role_hints, streamed_segment, style_hides, tab_panel, Attr,
+    Block, Chunk, Doc, Mark, Node, Tag, TagKind,
 };
 use crate::emit::{Sink, Tee, TextMode};
 use crate::links::Collector;
-use crate::parse::reparse::{close_title, show_noscript};
+use crate::parse::reparse::{close_title, show_noscript, HiddenWrapper, Parsed};
+pub use crate::parse::reparse::{HIDDEN_WRAPPER_MIN_WORDS, NOSCRIPT_FALLBACK_WORDS};
 
 /// Longest title kept, in bytes.
 const MAX_TITLE_BYTES: usize = 4096;
@@ -28,51 +29,6 @@ struct Entry {
     /// Node index created for this entry, or `u32::MAX`.
     node: u32,
     skip: bool,
-}
-
-/// The attributes the builder reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Attr {
-    Other,
-    Class,
-    ClassName,
-    Style,
-    AriaHidden,
-    AriaModal,
-    Role,
-    Href,
-    Open,
-    Hidden,
-}
-
-impl Attr {
-    /// Whether its value is read.
-    fn has_value(self) -> bool {
-        matches!(
-            self,
-            Attr::Class
-                | Attr::ClassName
-                | Attr::Style
-                | Attr::AriaHidden
-                | Attr::AriaModal
-                | Attr::Role
-        )
-    }
-}
-
-fn attr_kind(name: &[u8]) -> Attr {
-    match name {
-        b"class" => Attr::ClassName,
-        b"id" => Attr::Class,
-        b"role" => Attr::Role,
-        b"style" => Attr::Style,
-        b"aria-hidden" => Attr::AriaHidden,
-        b"aria-modal" => Attr::AriaModal,
-        b"href" => Attr::Href,
-        b"open" => Attr::Open,
-        b"hidden" => Attr::Hidden,
-        _ => Attr::Other,
-    }
 }
 
 /// Builds a [`Doc`] from tokenizer events.
@@ -128,6 +84,9 @@ struct Builder<'d> {
     closing: u32,
     /// What beyond the blocks is built.
     wants: Wants,
+    /// The hidden elements met outside any skipped element, and the words of each as it would
+    /// show ([`HiddenWrapper`]).
+    hidden: HiddenWrapper,
 }
 
 /// What [`parse_with`] builds besides the text, blocks and nodes every method reads: each costs
@@ -184,33 +143,66 @@ pub fn parse(html: &str, doc: &mut Doc) {
 /// Parses `html` into `doc` (which is cleared first), building what `wants` names besides the
 /// text, blocks and nodes; [`Doc::chunks`] and [`Doc::marks`] stay empty when not wanted.
 ///
+/// Pages the first parse reads less of than a reader sees are parsed a second time
+/// (`parse_reading_links` says which and how).
+pub fn parse_with(html: &str, doc: &mut Doc, wants: Wants) {
+    parse_reading_links(html, doc, wants, None);
+}
+
+/// [`parse_with`], where `links` also hears the first parse (of `html` as written).
+///
 /// A `<title>` without `</title>` swallows the rest of the page in a browser's tokenizer (its text
 /// is raw until the end tag). Such pages are truncated or broken captures whose body is still
 /// wanted, so they are parsed a second time with the title ended at the next tag, as libxml2's
 /// recovering parser does. The second parse runs only on those pages.
+///
+/// A page that shows no `<h1>`, whose largest hidden element (`display:none`, `hidden`,
+/// `aria-hidden`) holding one would show at least [`HIDDEN_WRAPPER_MIN_WORDS`] words and more
+/// than the rest of the page shows outside links, is parsed again with that element shown: its
+/// content is the page a script reveals (shop apps that lock a page until they run, loaders), not
+/// a menu, a drawer or a consent dialog beside it. Hidden elements inside it stay hidden.
 ///
 /// A page whose visible text is under [`NOSCRIPT_FALLBACK_WORDS`] words and that has `<noscript>`
 /// elements is parsed again as a browser without scripts shows it, with their content visible:
 /// pages built by scripts (forums, shops) often keep their whole text there for such readers.
 /// The second parse is kept when it has at least that many words more (real text, not a
 /// one-line notice to enable scripts).
-pub fn parse_with(html: &str, doc: &mut Doc, wants: Wants) {
-    parse_reading_links(html, doc, wants, None);
-}
-
-/// [`parse_with`], where `links` also hears the first parse (of `html` as written).
 pub(crate) fn parse_reading_links(
     html: &str,
     doc: &mut Doc,
     wants: Wants,
     links: Option<&mut Collector>,
 ) {
-    if parse_once(html, doc, wants, links) {
-        if let Some(patched) = close_title(html) {
-            parse_once(&patched, doc, wants, None);
+    let mut parsed = parse_once(html, doc, wants, links, u32::MAX);
+    let patched = if parsed.title_unclosed {
+        close_title(html)
+    } else {
+        None
+    };
+    let html = match &patched {
+        Some(p) => {
+            parsed = parse_once(p, doc, wants, None, u32::MAX);
+            p.as_str()
+        }
+        None => html,
+    };
+    let words = |d: &Doc| d.blocks.iter().map(|b| u64::from(b.words)).sum::<u64>();
+    if let Some((k, hidden)) = parsed.largest_hidden {
+        // Menus and footers are what is left shown around a hidden page: its words outside links.
+        let prose = |d: &Doc| {
+            d.blocks
+                .iter()
+                .map(|b| u64::from(b.words.saturating_sub(b.link_words)))
+                .sum::<u64>()
+        };
+        if hidden >= HIDDEN_WRAPPER_MIN_WORDS && hidden > prose(doc) {
+            let mut other = Doc::default();
+            parse_once(html, &mut other, wants, None, k);
+            if words(&other) > words(doc) {
+                std::mem::swap(doc, &mut other);
+            }
         }
     }
-    let words = |d: &Doc| d.blocks.iter().map(|b| u64::from(b.words)).sum::<u64>();
     let before = words(doc);
     if before < NOSCRIPT_FALLBACK_WORDS {
         if let Some(shown) = show_noscript(html) {
@@ -226,12 +218,15 @@ pub(crate) fn parse_reading_links(
 /// The most whitespace kept between two words of a `<pre>` (line breaks and indentation).
 const PRE_SPACE_MAX_BYTES: usize = 256;
 
-/// Below this many words of visible text, a page's `<noscript>` content is read (see
-/// [`parse_with`]).
-pub const NOSCRIPT_FALLBACK_WORDS: u64 = 50;
-
-/// One parse (that `links` hears too); returns whether the title was left open at the end.
-fn parse_once(html: &str, doc: &mut Doc, wants: Wants, links: Option<&mut Collector>) -> bool {
+/// One parse (that `links` hears too), showing the `reveal`-th hidden element
+/// ([`HiddenWrapper::reveal`]; `u32::MAX`: none).
+fn parse_once(
+    html: &str,
+    doc: &mut Doc,
+    wants: Wants,
+    links: Option<&mut Collector>,
+    reveal: u32,
+) -> Parsed {
     doc.clear();
     doc.nodes.push(Node {
         tag: Tag::Root,
@@ -273,13 +268,17 @@ fn parse_once(html: &str, doc: &mut Doc, wants: Wants, links: Option<&mut Collec
         emphasis: Vec::new(),
         closing: u32::MAX,
         wants,
+        hidden: HiddenWrapper::showing(reveal),
     };
     match links {
         Some(c) => crate::lexer::run(html, &mut Tee::new(&mut b, c)),
         None => crate::lexer::run(html, &mut b),
     }
     b.finish();
-    b.title_unclosed
+    Parsed {
+        title_unclosed: b.title_unclosed,
+        largest_hidden: b.hidden.largest(),
+    }
 }
 
 impl Sink for Builder<'_> {
@@ -359,7 +358,10 @@ impl Sink for Builder<'_> {
 
     #[inline]
     fn text_mode(&self) -> TextMode {
-        if self.skip_depth > 0 {
+        if self.skip_depth == 1 && self.hidden.counting() {
+            // A hidden element's own words are counted (`add_text`).
+            TextMode::Pieces
+        } else if self.skip_depth > 0 {
             TextMode::Drop
         } else if self.in_title {
             // Title words are split per call, so the title is read whole.
@@ -480,8 +482,17 @@ impl Builder<'_> {
         if self.cur_tab_panel {
             self.cur_hints &= !hint::HIDDEN;
         }
-        let hidden = self.cur_hints & hint::HIDDEN != 0 || closed_dialog;
-        let skip = kind == TagKind::Skip || (hidden && tag != Tag::Body && tag != Tag::Html);
+        let mut hidden = (self.cur_hints & hint::HIDDEN != 0 || closed_dialog)
+            && tag != Tag::Body
+            && tag != Tag::Html;
+        if hidden && kind != TagKind::Skip && self.skip_depth == 0 && self.hidden.shows_next() {
+            hidden = false;
+            self.cur_hints &= !hint::HIDDEN;
+        }
+        if tag == Tag::H(1) {
+            self.hidden.h1(self.skip_depth, hidden);
+        }
+        let skip = kind == TagKind::Skip || hidden;
         let mut node = u32::MAX;
         if kind == TagKind::Block && self.skip_depth == 0 && !skip {
             node = self.doc.nodes.len() as u32;
@@ -573,6 +584,9 @@ impl Builder<'_> {
             }
             if e.skip {
                 self.skip_depth = self.skip_depth.saturating_sub(1);
+                if self.skip_depth == 0 {
+                    self.hidden.closed();
+                }
             } else if e.tag == Tag::Title {
                 self.in_title = false;
             } else if e.tag == Tag::Pre {
@@ -657,6 +671,9 @@ impl Builder<'_> {
 
     fn add_text(&mut self, s: &str) {
         if self.skip_depth > 0 {
+            if self.skip_depth == 1 {
+                self.hidden.count(s);
+            }
             return;
         }
         if self.in_title {

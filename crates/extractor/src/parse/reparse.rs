@@ -1,7 +1,103 @@
 //! The page as it is parsed a second time, where the first parse read less than a reader sees
 //! ([`super::html::parse_with`]): a `<title>` never closed, which swallows the rest of the page
-//! in a browser's tokenizer, is closed at the next tag (as libxml2's recovering parser does), and
-//! `<noscript>` content is shown, as a browser without scripts shows it.
+//! in a browser's tokenizer, is closed at the next tag (as libxml2's recovering parser does); a
+//! hidden wrapper holding the page a script reveals is shown; `<noscript>` content is shown, as a
+//! browser without scripts shows it. Each second parse runs only on the pages that need it.
+
+/// A hidden element with at least this many words, and more than the rest of the page shows
+/// outside links, is shown by a second parse (see [`super::html::parse_with`]).
+pub const HIDDEN_WRAPPER_MIN_WORDS: u64 = 50;
+
+/// Below this many words of visible text, a page's `<noscript>` content is read (see
+/// [`super::html::parse_with`]).
+pub const NOSCRIPT_FALLBACK_WORDS: u64 = 50;
+
+/// What one parse tells `parse_reading_links` (in [`super::html`]) about a second one.
+pub(crate) struct Parsed {
+    /// The title was left open at the end.
+    pub(crate) title_unclosed: bool,
+    /// The largest hidden element: its ordinal and words ([`HiddenWrapper::largest`]).
+    pub(crate) largest_hidden: Option<(u32, u64)>,
+}
+
+/// A page's largest hidden element, for the second parse that shows it: pages whose
+/// whole content a script reveals (shop apps that lock a page until they run, loaders) hold it in
+/// one `display:none` wrapper, and a reader of the page sees it.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct HiddenWrapper {
+    /// The ordinal, among the hidden elements met outside any skipped one, of the one shown
+    /// (`u32::MAX`: none).
+    reveal: u32,
+    /// Hidden elements met so far outside any skipped one.
+    met: u32,
+    /// One of them is open and its words are being counted: its ordinal and the count.
+    open: Option<(u32, u64)>,
+    /// The open one holds an `<h1>` (outside its own hidden descendants).
+    open_h1: bool,
+    /// The largest so far holding an `<h1>`: ordinal and words (words inside its own hidden or
+    /// skipped descendants are not counted: they would stay hidden).
+    largest: Option<(u32, u64)>,
+    /// An `<h1>` is shown.
+    shown_h1: bool,
+}
+
+impl HiddenWrapper {
+    /// For a parse that shows the `reveal`-th hidden element (`u32::MAX`: none).
+    pub(crate) fn showing(reveal: u32) -> Self {
+        HiddenWrapper {
+            reveal,
+            ..HiddenWrapper::default()
+        }
+    }
+
+    /// A hidden element opens outside any skipped one: whether it is the one shown; if not, its
+    /// words are counted until [`Self::closed`].
+    pub(crate) fn shows_next(&mut self) -> bool {
+        let ordinal = self.met;
+        self.met = self.met.saturating_add(1);
+        if ordinal == self.reveal {
+            return true;
+        }
+        self.open = Some((ordinal, 0));
+        false
+    }
+
+    /// An `<h1>` opens, `skip_depth` skipped elements deep, itself `hidden` or not.
+    pub(crate) fn h1(&mut self, skip_depth: u32, hidden: bool) {
+        match skip_depth {
+            0 if !hidden => self.shown_h1 = true,
+            1 => self.open_h1 |= self.open.is_some(),
+            _ => {}
+        }
+    }
+
+    /// A hidden element's words are being counted.
+    pub(crate) fn counting(&self) -> bool {
+        self.open.is_some()
+    }
+
+    /// Text directly inside the hidden element being counted (none: nothing is counted).
+    pub(crate) fn count(&mut self, text: &str) {
+        if let Some((_, words)) = &mut self.open {
+            *words += text.split_whitespace().count() as u64;
+        }
+    }
+
+    /// The outermost skipped element closes.
+    pub(crate) fn closed(&mut self) {
+        let h1 = std::mem::take(&mut self.open_h1);
+        if let Some((k, words)) = self.open.take() {
+            if h1 && self.largest.is_none_or(|(_, w)| words > w) {
+                self.largest = Some((k, words));
+            }
+        }
+    }
+
+    /// The largest hidden element holding an `<h1>`, when no `<h1>` is shown.
+    pub(crate) fn largest(&self) -> Option<(u32, u64)> {
+        self.largest.filter(|_| !self.shown_h1)
+    }
+}
 
 /// `html` with every `<noscript` and `</noscript` tag opening renamed to `div`, or `None` when
 /// there is none.

@@ -52,6 +52,54 @@ fn a_page_whose_text_is_all_in_noscript_reads_as_without_scripts() {
 }
 
 #[test]
+fn a_hidden_wrapper_holding_the_pages_h1_and_most_of_its_words_is_shown() {
+    let body = "Meet the yin to your yang: a bold dark roast with a balanced blend of arabica \
+                beans for smooth flavour and robusta for natural strength, certified fair trade \
+                and organic, roasted in small batches every week and shipped the same day so \
+                that it reaches you fresh, whole bean or ground.";
+    let menu = "<ul><li><a href=/a>Coffee</a><li><a href=/b>Merch</a><li><a href=/c>About us</a>\
+                </ul>";
+    let wrapper = |style: &str, heading: &str, inner: &str| {
+        format!(
+            "<body>{menu}<main><div class=lockdown style='{style}'><{heading}>Dark Roast\
+             </{heading}><p>{body}</p>{inner}</div></main><footer><p>Shipping.</p></footer></body>"
+        )
+    };
+    // Shown, with what it hides inside still hidden and the menu and footer around it.
+    let d = doc(&wrapper(
+        "display:none",
+        "h1",
+        "<p style='display:none'>Sold out</p>",
+    ));
+    assert!(d.text.contains("Dark Roast\nMeet the yin"), "{}", d.text);
+    assert!(d.text.contains("Coffee") && d.text.ends_with("Shipping."));
+    assert!(!d.text.contains("Sold out"));
+    // Not without an h1 inside it (a menu, a dialog, a drawer)...
+    assert!(!doc(&wrapper("display:none", "h2", ""))
+        .text
+        .contains("Meet the yin"));
+    // ...nor when the page shows an h1 of its own...
+    let shown_h1 = wrapper("display:none", "h1", "").replace("<main>", "<main><h1>Shop</h1>");
+    assert!(!doc(&shown_h1).text.contains("Meet the yin"));
+    // ...nor when the page shows more words outside links than it holds...
+    let other = body.replace("Meet the yin to your yang", "Our story began");
+    let prose = format!("<p>{other} {other}</p>");
+    let more_shown =
+        wrapper("display:none", "h1", "").replace("<footer>", &format!("{prose}<footer>"));
+    assert!(!doc(&more_shown).text.contains("Meet the yin"));
+    // ...nor when it holds under HIDDEN_WRAPPER_MIN_WORDS words.
+    let short = wrapper("display:none", "h1", "").replace(body, "Short.");
+    assert!(!doc(&short).text.contains("Short."));
+    // Visible, the same page reads the same words.
+    let shown = doc(&wrapper(
+        "color:red",
+        "h1",
+        "<p style='display:none'>Sold out</p>",
+    ));
+    assert_eq!(shown.text, d.text);
+}
+
+#[test]
 fn hidden_elements_and_links() {
     let d = doc(
         "<div hidden>x</div><div style='display: none'>y</div><p>see <a href=#>this link</a></p>",
