@@ -51,14 +51,17 @@ impl HiddenWrapper {
     }
 
     /// A hidden element opens outside any skipped one: whether it is the one shown; if not, its
-    /// words are counted until [`Self::closed`].
+    /// words are counted until [`Self::closed`], unless an `<h1>` is already shown (then none can
+    /// be chosen, and most pages skip the counting).
     pub(crate) fn shows_next(&mut self) -> bool {
         let ordinal = self.met;
         self.met = self.met.saturating_add(1);
         if ordinal == self.reveal {
             return true;
         }
-        self.open = Some((ordinal, 0));
+        if !self.shown_h1 {
+            self.open = Some((ordinal, 0));
+        }
         false
     }
 
